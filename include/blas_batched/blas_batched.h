@@ -1,0 +1,111 @@
+/* blas_batched: the proposed Batched BLAS/LAPACK standard (C API).
+ *
+ * One call runs many independent small problems, grouped by size. SPEC.md at the
+ * repository root is the normative description of every rule stated here briefly.
+ *
+ * The header compiles as C11, as C++17 and inside .cu files under nvcc. Element types
+ * are named blas_<prec>_t; in C they are the ISO types of the proposal (_Float16,
+ * float _Complex, _Float128, ...). C++ and nvcc lack some of those, so there the same
+ * names denote layout-compatible types (same size, alignment and bit layout). */
+#ifndef BLAS_BATCHED_H
+#define BLAS_BATCHED_H
+
+#ifdef __cplusplus
+#include <complex>
+#endif
+
+#define BLAS_BATCHED_VERSION_MAJOR 0
+#define BLAS_BATCHED_VERSION_MINOR 1
+
+/* ---- element types ------------------------------------------------------------ */
+#if !defined(__cplusplus) && !defined(__CUDACC__)
+typedef _Float16 blas_r16_t;
+typedef _Complex _Float16 blas_c16_t;
+typedef float blas_r32_t;
+typedef float _Complex blas_c32_t;
+typedef double blas_r64_t;
+typedef double _Complex blas_c64_t;
+typedef _Float128 blas_r128_t;
+typedef _Complex _Float128 blas_c128_t;
+#else
+/* C++ / nvcc. _Float16 and __float128 are used where the compiler has them
+ * (g++ on x86-64); otherwise opaque storage of the same size and alignment. */
+#if defined(__FLT16_MAX__) && !defined(__CUDACC__)
+typedef _Float16 blas_r16_t;
+#else
+typedef struct blas_r16_storage { unsigned short bits; } blas_r16_t;
+#endif
+typedef struct blas_c16_storage { blas_r16_t re, im; } blas_c16_t;
+typedef float blas_r32_t;
+typedef std::complex<float> blas_c32_t;
+typedef double blas_r64_t;
+typedef std::complex<double> blas_c64_t;
+#if defined(__SIZEOF_FLOAT128__) && !defined(__CUDACC__)
+typedef __float128 blas_r128_t;
+#else
+typedef struct alignas(16) blas_r128_storage { unsigned char bytes[16]; } blas_r128_t;
+#endif
+typedef struct blas_c128_storage { blas_r128_t re, im; } blas_c128_t;
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- enums (CBLAS values) ------------------------------------------------------ */
+typedef enum BLAS_Layout { BLAS_RowMajor = 101, BLAS_ColMajor = 102 } BLAS_Layout;
+typedef enum BLAS_Op { BLAS_NoTrans = 111, BLAS_Trans = 112, BLAS_ConjTrans = 113 } BLAS_Op;
+typedef enum BLAS_Uplo { BLAS_Upper = 121, BLAS_Lower = 122 } BLAS_Uplo;
+typedef enum BLAS_Diag { BLAS_NonUnit = 131, BLAS_Unit = 132 } BLAS_Diag;
+typedef enum BLAS_Side { BLAS_Left = 141, BLAS_Right = 142 } BLAS_Side;
+
+/* Return values beyond the standard's 0 / -k / count (see SPEC.md, "Return value"). */
+#define BLAS_BATCHED_ERR_ALLOC (-1001)   /* host workspace could not be allocated */
+#define BLAS_BATCHED_ERR_BACKEND (-1002) /* BLAS_BATCHED_BACKEND names no backend */
+
+/* ---- the 56 entry points ------------------------------------------------------- */
+#define BLAS_BATCHED_DECLARE(p, T)                                                                 \
+  int BLAS_gemm_batched_##p(BLAS_Layout layout, const BLAS_Op *A_trans, const BLAS_Op *B_trans,  \
+                            const int *m, const int *n, const int *k, const T *alpha, T **A,     \
+                            const int *A_ld, T **B, const int *B_ld, const T *beta, T **C,       \
+                            const int *C_ld, int group_count, const int *group_sizes, int *info); \
+  int BLAS_trsm_batched_##p(BLAS_Layout layout, const BLAS_Side *side, const BLAS_Uplo *uplo,    \
+                            const BLAS_Op *A_trans, const BLAS_Diag *diag, const int *m,         \
+                            const int *n, const T *alpha, T **A, const int *A_ld, T **B,         \
+                            const int *B_ld, int group_count, const int *group_sizes, int *info); \
+  int BLAS_trmm_batched_##p(BLAS_Layout layout, const BLAS_Side *side, const BLAS_Uplo *uplo,    \
+                            const BLAS_Op *A_trans, const BLAS_Diag *diag, const int *m,         \
+                            const int *n, const T *alpha, T **A, const int *A_ld, T **B,         \
+                            const int *B_ld, int group_count, const int *group_sizes, int *info); \
+  int BLAS_getrf_batched_##p(BLAS_Layout layout, const int *m, const int *n, T **A,              \
+                             const int *A_ld, int **ipiv, int group_count,                       \
+                             const int *group_sizes, int *info);                                 \
+  int BLAS_getri_batched_##p(BLAS_Layout layout, const int *n, T **A, const int *A_ld,           \
+                             int **ipiv, int group_count, const int *group_sizes, int *info);    \
+  int BLAS_potrf_batched_##p(BLAS_Layout layout, const BLAS_Uplo *uplo, const int *n, T **A,     \
+                             const int *A_ld, int group_count, const int *group_sizes,           \
+                             int *info);                                                         \
+  int BLAS_geqrf_batched_##p(BLAS_Layout layout, const int *m, const int *n, T **A,              \
+                             const int *A_ld, T **tau, int group_count, const int *group_sizes,  \
+                             int *info);
+
+BLAS_BATCHED_DECLARE(r16, blas_r16_t)
+BLAS_BATCHED_DECLARE(c16, blas_c16_t)
+BLAS_BATCHED_DECLARE(r32, blas_r32_t)
+BLAS_BATCHED_DECLARE(c32, blas_c32_t)
+BLAS_BATCHED_DECLARE(r64, blas_r64_t)
+BLAS_BATCHED_DECLARE(c64, blas_c64_t)
+BLAS_BATCHED_DECLARE(r128, blas_r128_t)
+BLAS_BATCHED_DECLARE(c128, blas_c128_t)
+#undef BLAS_BATCHED_DECLARE
+
+/* ---- extensions (not part of the proposal) -------------------------------------- */
+/* What the calling thread's last BLAS_*_batched call did: routine, precision and, per
+ * group, where it ran ("host/tiny", "host/openblas", "reference", "skipped -9", ...).
+ * The string stays valid until the thread's next call. */
+const char *blas_batched_last_call(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+#endif /* BLAS_BATCHED_H */

@@ -1,0 +1,13 @@
+#include "../dispatch/driver.hpp"
+#include "export.hpp"
+
+#define BB_ENTRY(p, PublicT, T)                                                                  \
+  BB_EXPORT int BLAS_getri_batched_##p(BLAS_Layout layout, const int *n, PublicT **A,            \
+                                       const int *A_ld, int **ipiv, int group_count,             \
+                                       const int *group_sizes, int *info) {                      \
+    bb::GetriCall<T> c;                                                                          \
+    c.layout = layout, c.group_count = group_count, c.group_sizes = group_sizes, c.info = info;  \
+    c.n = n, c.A = BB_CAST(T **, A), c.A_ld = A_ld, c.ipiv = ipiv;                               \
+    return bb::run_call<T>(c);                                                                   \
+  }
+BB_FOR_EACH_PRECISION(BB_ENTRY)

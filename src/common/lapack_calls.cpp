@@ -1,0 +1,168 @@
+#include "lapack_calls.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+// Fortran BLAS/LAPACK symbols (LP64, gfortran hidden string lengths last).
+extern "C" {
+#define BB_DECLARE_FORTRAN(x, T)                                                              \
+  void x##gemm_(const char *, const char *, const int *, const int *, const int *, const T *, \
+                const T *, const int *, const T *, const int *, const T *, T *, const int *,  \
+                std::size_t, std::size_t);                                                    \
+  void x##trsm_(const char *, const char *, const char *, const char *, const int *,          \
+                const int *, const T *, const T *, const int *, T *, const int *, std::size_t,\
+                std::size_t, std::size_t, std::size_t);                                       \
+  void x##trmm_(const char *, const char *, const char *, const char *, const int *,          \
+                const int *, const T *, const T *, const int *, T *, const int *, std::size_t,\
+                std::size_t, std::size_t, std::size_t);                                       \
+  void x##getrf_(const int *, const int *, T *, const int *, int *, int *);                   \
+  void x##getri_(const int *, T *, const int *, const int *, T *, const int *, int *);        \
+  void x##potrf_(const char *, const int *, T *, const int *, int *, std::size_t);            \
+  void x##geqrf_(const int *, const int *, T *, const int *, T *, T *, const int *, int *);
+BB_DECLARE_FORTRAN(s, float)
+BB_DECLARE_FORTRAN(d, double)
+BB_DECLARE_FORTRAN(c, bb::complex<float>)
+BB_DECLARE_FORTRAN(z, bb::complex<double>)
+#undef BB_DECLARE_FORTRAN
+int openblas_get_num_threads(void) __attribute__((weak));
+void openblas_set_num_threads(int) __attribute__((weak));
+}
+
+namespace bb::lapack {
+namespace {
+
+template <class T> struct fortran;
+#define BB_BIND_FORTRAN(x, T)                                                        \
+  template <> struct fortran<T> {                                                    \
+    static constexpr auto gemm = x##gemm_, trsm = x##trsm_, trmm = x##trmm_;         \
+    static constexpr auto getrf = x##getrf_, getri = x##getri_, potrf = x##potrf_;   \
+    static constexpr auto geqrf = x##geqrf_;                                         \
+  };
+BB_BIND_FORTRAN(s, float)
+BB_BIND_FORTRAN(d, double)
+BB_BIND_FORTRAN(c, complex<float>)
+BB_BIND_FORTRAN(z, complex<double>)
+#undef BB_BIND_FORTRAN
+
+const char *op_char(BLAS_Op op) { return op == BLAS_NoTrans ? "N" : op == BLAS_Trans ? "T" : "C"; }
+
+// A row-major matrix as a column-major copy in workspace slot `slot` (ld = rows).
+template <class T>
+struct ColumnMajorCopy {
+  T *a;
+  int ld;
+  ColumnMajorCopy(const View<T> &v, int rows, int cols, Workspace &ws, int slot) {
+    ld = std::max(1, rows);
+    a = ws.get<T>(slot, std::size_t(ld) * std::max(1, cols));
+    for (int j = 0; j < cols; ++j)
+      for (int i = 0; i < rows; ++i) a[i + std::size_t(j) * ld] = v(i, j);
+  }
+  void copy_back(const View<T> &v, int rows, int cols) const {
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) v(i, j) = a[i + std::size_t(j) * ld];
+  }
+};
+
+// Runs `f(a, lda)` on the problem's matrix in column-major storage.
+template <class T, class F>
+int in_column_major(BLAS_Layout layout, T *A, int lda, int rows, int cols, Workspace &ws, F f) {
+  if (layout == BLAS_ColMajor) return f(A, lda);
+  View<T> v = view(A, lda, layout);
+  ColumnMajorCopy<T> c(v, rows, cols, ws, 0);
+  int info = f(c.a, c.ld);
+  c.copy_back(v, rows, cols);
+  return info;
+}
+
+}  // namespace
+
+template <class T>
+int gemm(const GemmProblem<T> &p) {
+  if (p.m == 0 || p.n == 0) return 0;
+  if (p.layout == BLAS_ColMajor)
+    fortran<T>::gemm(op_char(p.ta), op_char(p.tb), &p.m, &p.n, &p.k, &p.alpha, p.A, &p.lda, p.B,
+                     &p.ldb, &p.beta, p.C, &p.ldc, 1, 1);
+  else  // C^T = op(B)^T op(A)^T
+    fortran<T>::gemm(op_char(p.tb), op_char(p.ta), &p.n, &p.m, &p.k, &p.alpha, p.B, &p.ldb, p.A,
+                     &p.lda, &p.beta, p.C, &p.ldc, 1, 1);
+  return 0;
+}
+
+template <class T>
+int trsm_trmm(const TriangularProblem<T> &p) {
+  if (p.m == 0 || p.n == 0) return 0;
+  bool row = p.layout == BLAS_RowMajor;
+  // Row-major B is column-major B^T: the side and the stored triangle swap.
+  bool left = (p.side == BLAS_Left) != row;
+  bool upper = (p.uplo == BLAS_Upper) != row;
+  int m = row ? p.n : p.m, n = row ? p.m : p.n;
+  const char *side = left ? "L" : "R", *uplo = upper ? "U" : "L";
+  const char *diag = p.diag == BLAS_Unit ? "U" : "N";
+  auto f = p.solve ? fortran<T>::trsm : fortran<T>::trmm;
+  f(side, uplo, op_char(p.ta), diag, &m, &n, &p.alpha, p.A, &p.lda, p.B, &p.ldb, 1, 1, 1, 1);
+  return 0;
+}
+
+template <class T>
+int getrf(const GetrfProblem<T> &p, Workspace &ws) {
+  if (p.m == 0 || p.n == 0) return 0;
+  return in_column_major(p.layout, p.A, p.lda, p.m, p.n, ws, [&](T *a, int lda) {
+    int info = 0;
+    fortran<T>::getrf(&p.m, &p.n, a, &lda, p.ipiv, &info);
+    return info;
+  });
+}
+
+template <class T>
+int getri(const GetriProblem<T> &p, Workspace &ws) {
+  if (p.n == 0) return 0;
+  return in_column_major(p.layout, p.A, p.lda, p.n, p.n, ws, [&](T *a, int lda) {
+    int info = 0, lwork = 64 * p.n;
+    T *work = ws.get<T>(1, std::size_t(lwork));
+    fortran<T>::getri(&p.n, a, &lda, p.ipiv, work, &lwork, &info);
+    return info;
+  });
+}
+
+template <class T>
+int potrf(const PotrfProblem<T> &p, Workspace &) {
+  if (p.n == 0) return 0;
+  // Row-major storage of A read column-major is A^T = conj(A) (A is Hermitian). If
+  // conj(A) = L L^H then A = U^H U with U = L^T, and U's row-major entries sit exactly
+  // where L's column-major ones do: only the triangle flips, no copy is needed.
+  bool upper = (p.uplo == BLAS_Upper) != (p.layout == BLAS_RowMajor);
+  int info = 0;
+  fortran<T>::potrf(upper ? "U" : "L", &p.n, p.A, &p.lda, &info, 1);
+  return info;
+}
+
+template <class T>
+int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
+  if (p.m == 0 || p.n == 0) return 0;
+  return in_column_major(p.layout, p.A, p.lda, p.m, p.n, ws, [&](T *a, int lda) {
+    int info = 0, lwork = 64 * p.n;
+    T *work = ws.get<T>(1, std::size_t(lwork));
+    fortran<T>::geqrf(&p.m, &p.n, a, &lda, p.tau, work, &lwork, &info);
+    return info;
+  });
+}
+
+int blas_threads() { return openblas_get_num_threads ? openblas_get_num_threads() : 1; }
+void set_blas_threads(int n) {
+  if (openblas_set_num_threads) openblas_set_num_threads(n);
+}
+
+#define BB_INSTANTIATE(T)                                           \
+  template int gemm<T>(const GemmProblem<T> &);                     \
+  template int trsm_trmm<T>(const TriangularProblem<T> &);          \
+  template int getrf<T>(const GetrfProblem<T> &, Workspace &);      \
+  template int getri<T>(const GetriProblem<T> &, Workspace &);      \
+  template int potrf<T>(const PotrfProblem<T> &, Workspace &);      \
+  template int geqrf<T>(const GeqrfProblem<T> &, Workspace &);
+BB_INSTANTIATE(float)
+BB_INSTANTIATE(double)
+BB_INSTANTIATE(complex<float>)
+BB_INSTANTIATE(complex<double>)
+#undef BB_INSTANTIATE
+
+}  // namespace bb::lapack

@@ -1,0 +1,98 @@
+// One problem of a batched call, with its group's parameters resolved: what every backend
+// (reference, host, cuda) receives. Dimensions are those of the logical matrices; `layout`
+// only says how element (i, j) is addressed.
+#pragma once
+#include "scalar.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bb {
+
+enum class Routine { gemm, trsm, trmm, getrf, getri, potrf, geqrf };
+inline const char *routine_name(Routine r) {
+  switch (r) {
+    case Routine::gemm: return "gemm";
+    case Routine::trsm: return "trsm";
+    case Routine::trmm: return "trmm";
+    case Routine::getrf: return "getrf";
+    case Routine::getri: return "getri";
+    case Routine::potrf: return "potrf";
+    case Routine::geqrf: return "geqrf";
+  }
+  return "?";
+}
+
+// Element (i, j) of a matrix in user memory, column- or row-major.
+template <class T>
+struct View {
+  T *a;
+  int64_t ld;
+  bool row_major;
+  T &operator()(int64_t i, int64_t j) const { return row_major ? a[i * ld + j] : a[i + j * ld]; }
+};
+template <class T>
+inline View<T> view(T *a, int ld, BLAS_Layout layout) {
+  return {a, ld, layout == BLAS_RowMajor};
+}
+
+template <class T>
+struct GemmProblem {
+  BLAS_Layout layout;
+  BLAS_Op ta, tb;
+  int m, n, k;
+  T alpha, beta;
+  T *A; int lda;
+  T *B; int ldb;
+  T *C; int ldc;
+};
+
+// trsm and trmm share their arguments; `solve` tells them apart.
+template <class T>
+struct TriangularProblem {
+  BLAS_Layout layout;
+  BLAS_Side side;
+  BLAS_Uplo uplo;
+  BLAS_Op ta;
+  BLAS_Diag diag;
+  int m, n;
+  T alpha;
+  T *A; int lda;
+  T *B; int ldb;
+  bool solve;
+  int order() const { return side == BLAS_Left ? m : n; }  // A is order x order
+};
+
+template <class T>
+struct GetrfProblem {
+  BLAS_Layout layout;
+  int m, n;
+  T *A; int lda;
+  int *ipiv;
+};
+
+template <class T>
+struct GetriProblem {
+  BLAS_Layout layout;
+  int n;
+  T *A; int lda;
+  int *ipiv;
+};
+
+template <class T>
+struct PotrfProblem {
+  BLAS_Layout layout;
+  BLAS_Uplo uplo;
+  int n;
+  T *A; int lda;
+};
+
+template <class T>
+struct GeqrfProblem {
+  BLAS_Layout layout;
+  int m, n;
+  T *A; int lda;
+  T *tau;
+};
+
+}  // namespace bb

@@ -1,0 +1,71 @@
+#include "backend.hpp"
+#include "record.hpp"
+#include "../common/workspace.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace bb {
+
+Workspace &thread_workspace() {
+  thread_local Workspace ws;
+  return ws;
+}
+
+bool backend_from_env(Backend &b) {
+  const char *s = std::getenv("BLAS_BATCHED_BACKEND");
+  if (!s || !*s || !std::strcmp(s, "auto") || !std::strcmp(s, "native")) b = Backend::native;
+  else if (!std::strcmp(s, "vendor")) b = Backend::vendor;
+  else if (!std::strcmp(s, "reference")) b = Backend::reference;
+  else return false;
+  return true;
+}
+
+const char *backend_name(Backend b) {
+  switch (b) {
+    case Backend::native: return "native";
+    case Backend::vendor: return "vendor";
+    case Backend::reference: return "reference";
+  }
+  return "?";
+}
+
+const char *where_name(Where w) {
+  switch (w) {
+    case Where::none: return "nothing to do";
+    case Where::reference: return "host/reference";
+    case Where::host_kernel: return "host/kernel";
+    case Where::host_lapack: return "host/openblas";
+  }
+  return "?";
+}
+
+CallRecord &last_call_record() {
+  thread_local CallRecord r;
+  return r;
+}
+
+}  // namespace bb
+
+extern "C" __attribute__((visibility("default"))) const char *blas_batched_last_call(void) {
+  bb::CallRecord &r = bb::last_call_record();
+  std::string &t = r.text;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s_batched_%s: returned %d, backend %s, %zu group(s)",
+                bb::routine_name(r.routine), r.precision, r.result, r.backend, r.groups.size());
+  t = buf;
+  const std::size_t shown = 16;
+  for (std::size_t g = 0; g < r.groups.size() && g < shown; ++g) {
+    const bb::GroupRecord &gr = r.groups[g];
+    if (gr.code)
+      std::snprintf(buf, sizeof buf, "\n  group %zu: %lld problem(s) skipped, argument %d invalid", g,
+                    (long long)gr.problems, -gr.code);
+    else
+      std::snprintf(buf, sizeof buf, "\n  group %zu: %lld problem(s) on %s", g, (long long)gr.problems,
+                    bb::where_name(gr.where));
+    t += buf;
+  }
+  if (r.groups.size() > shown) t += "\n  ...";
+  return t.c_str();
+}

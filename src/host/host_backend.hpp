@@ -1,0 +1,86 @@
+// The host backend: the problems of all host groups of a call as one parallel loop (OpenMP,
+// dynamic schedule), each problem on one thread with that thread's workspace.
+#pragma once
+#include "../../reference/reference.hpp"
+#include "../common/lapack_calls.hpp"
+#include "../dispatch/record.hpp"
+#include "kernels.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <new>
+#include <vector>
+
+namespace bb::host {
+
+// One group's share of the loop.
+struct GroupPlan {
+  int group;
+  int64_t offset, count;  // its problems in the call's numbering
+  Where where;
+};
+
+template <class T> int kernel(const GemmProblem<T> &p, Workspace &ws) { return gemm(p, ws); }
+template <class T> int kernel(const TriangularProblem<T> &p, Workspace &ws) { return triangular(p, ws); }
+template <class T> int kernel(const GetrfProblem<T> &p, Workspace &ws) { return getrf(p, ws); }
+template <class T> int kernel(const GetriProblem<T> &p, Workspace &ws) { return getri(p, ws); }
+template <class T> int kernel(const PotrfProblem<T> &p, Workspace &ws) { return potrf(p, ws); }
+template <class T> int kernel(const GeqrfProblem<T> &p, Workspace &ws) { return geqrf(p, ws); }
+
+template <class T> int vendor(const GemmProblem<T> &p, Workspace &) { return lapack::gemm(p); }
+template <class T> int vendor(const TriangularProblem<T> &p, Workspace &) { return lapack::trsm_trmm(p); }
+template <class T> int vendor(const GetrfProblem<T> &p, Workspace &ws) { return lapack::getrf(p, ws); }
+template <class T> int vendor(const GetriProblem<T> &p, Workspace &ws) { return lapack::getri(p, ws); }
+template <class T> int vendor(const PotrfProblem<T> &p, Workspace &ws) { return lapack::potrf(p, ws); }
+template <class T> int vendor(const GeqrfProblem<T> &p, Workspace &ws) { return lapack::geqrf(p, ws); }
+
+template <class Problem>
+int solve(const Problem &p, Where where, Workspace &ws) {
+  if (where == Where::reference) return reference::solve(p);
+  if constexpr (lapack::available<std::remove_pointer_t<decltype(p.A)>>)
+    if (where == Where::host_lapack) return vendor(p, ws);
+  return kernel(p, ws);
+}
+
+// Runs every planned problem, writes info (when given) and returns how many failed. A
+// problem whose workspace cannot be allocated is not touched and gets BLAS_BATCHED_ERR_ALLOC.
+template <class Call>
+int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool &alloc_failed) {
+  std::vector<int64_t> first(plan.size() + 1, 0);  // first loop index of each planned group
+  bool any_lapack = false;
+  for (std::size_t i = 0; i < plan.size(); ++i) {
+    first[i + 1] = first[i] + plan[i].count;
+    any_lapack |= plan[i].where == Where::host_lapack;
+  }
+  const int64_t total = first.back();
+  const int threads = omp_get_max_threads();
+  const bool parallel = !serial && total > 1 && threads > 1;
+  // One OpenBLAS thread per problem while the loop itself is parallel.
+  const int saved_blas_threads = parallel && any_lapack ? lapack::blas_threads() : 0;
+  if (saved_blas_threads > 1) lapack::set_blas_threads(1);
+  const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 32));
+  std::atomic<bool> oom{false};
+  int64_t failures = 0;
+#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : failures) if (parallel)
+  for (int64_t t = 0; t < total; ++t) {
+    std::size_t gi = std::upper_bound(first.begin(), first.end(), t) - first.begin() - 1;
+    const GroupPlan &gp = plan[gi];
+    const int64_t p = gp.offset + (t - first[gi]);
+    int r;
+    try {
+      r = solve(c.problem(gp.group, p), gp.where, thread_workspace());
+    } catch (const std::bad_alloc &) {
+      r = BLAS_BATCHED_ERR_ALLOC;
+      oom = true;
+    }
+    if (c.info) c.info[p] = r;
+    failures += r != 0;
+  }
+  if (saved_blas_threads > 1) lapack::set_blas_threads(saved_blas_threads);
+  alloc_failed = oom;
+  return failures;
+}
+
+}  // namespace bb::host

@@ -1,0 +1,317 @@
+// Host kernels: each problem is copied into column-major scratch in the compute type, solved
+// there with loops whose innermost index runs down a column (contiguous, vectorizable), and
+// copied back. No library call per problem, so they win where a BLAS call costs more than
+// the arithmetic (tiny sizes), and they are the only host path for r16, c16, r128, c128.
+#pragma once
+#include "../common/problem.hpp"
+#include "../common/workspace.hpp"
+
+#include <cstddef>
+
+namespace bb::host {
+
+template <class T> using C = compute_t<T>;
+template <class T> using CR = compute_real_t<T>;
+
+// Logical rows x cols of v (optionally op()-ed) into column-major buf with ld = rows.
+template <class T>
+inline void load_matrix(const View<T> &v, BLAS_Op op, int rows, int cols, C<T> *buf) {
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) {
+      C<T> x = op == BLAS_NoTrans ? load(v(i, j)) : load(v(j, i));
+      buf[i + std::size_t(j) * rows] = op == BLAS_ConjTrans ? conj(x) : x;
+    }
+}
+template <class T>
+inline void store_matrix(const View<T> &v, int rows, int cols, const C<T> *buf) {
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) v(i, j) = store_as<T>(buf[i + std::size_t(j) * rows]);
+}
+
+template <class T>
+int gemm(const GemmProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  const int m = p.m, n = p.n, k = p.k;
+  if (m == 0 || n == 0) return 0;
+  View<T> Cv = view(p.C, p.ldc, p.layout);
+  CT alpha = load(p.alpha), beta = load(p.beta), zero(0);
+  CT *acc = ws.get<CT>(0, std::size_t(m) * n);
+  for (std::size_t i = 0; i < std::size_t(m) * n; ++i) acc[i] = zero;
+  if (alpha != zero && k > 0) {
+    CT *a = ws.get<CT>(1, std::size_t(m) * k), *b = ws.get<CT>(2, std::size_t(k) * n);
+    load_matrix(view(p.A, p.lda, p.layout), p.ta, m, k, a);
+    load_matrix(view(p.B, p.ldb, p.layout), p.tb, k, n, b);
+    for (int j = 0; j < n; ++j) {
+      CT *cj = acc + std::size_t(j) * m;
+      for (int l = 0; l < k; ++l) {
+        CT blj = b[l + std::size_t(j) * k];
+        const CT *al = a + std::size_t(l) * m;
+        for (int i = 0; i < m; ++i) cj[i] += al[i] * blj;
+      }
+    }
+  }
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      CT r = alpha * acc[i + std::size_t(j) * m];
+      if (beta != zero) r += beta * load(Cv(i, j));  // beta = 0: C is not read
+      Cv(i, j) = store_as<T>(r);
+    }
+  return 0;
+}
+
+// trsm / trmm. The right-side problem X M = alpha B is solved as its transpose
+// M^T X^T = alpha B^T, so the arithmetic below only ever sees the left side.
+template <class T>
+int triangular(const TriangularProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  if (p.m == 0 || p.n == 0) return 0;
+  const bool left = p.side == BLAS_Left;
+  const int r = p.order(), cols = left ? p.n : p.m;
+  View<T> Bv = view(p.B, p.ldb, p.layout);
+  CT alpha = load(p.alpha), zero(0);
+  if (alpha == zero) {  // BLAS: B is set to zero, not read
+    for (int j = 0; j < p.n; ++j)
+      for (int i = 0; i < p.m; ++i) Bv(i, j) = store_as<T>(zero);
+    return 0;
+  }
+  // M = op(A) explicitly (zeros outside its triangle); for the right side M^T.
+  View<T> Av = view(p.A, p.lda, p.layout);
+  const bool a_lower = p.uplo == BLAS_Lower;
+  const bool m_lower = a_lower == (p.ta == BLAS_NoTrans);
+  const bool lower = left ? m_lower : !m_lower;  // of the matrix we actually use
+  BLAS_Op use_op = p.ta;
+  if (!left) use_op = p.ta == BLAS_NoTrans ? BLAS_Trans : p.ta == BLAS_Trans ? BLAS_NoTrans : BLAS_ConjTrans;
+  CT *M = ws.get<CT>(0, std::size_t(r) * r), *b = ws.get<CT>(1, std::size_t(r) * cols);
+  for (int j = 0; j < r; ++j)
+    for (int i = 0; i < r; ++i) {
+      bool inside = lower ? i >= j : i <= j;
+      CT x = zero;
+      if (i == j && p.diag == BLAS_Unit) x = CT(1);
+      else if (inside) {
+        // use_op(A)(i, j) = A(i, j), A(j, i) or conj(A(j, i)); ConjTrans on the right is
+        // (A^H)^T = conj(A).
+        if (left) x = use_op == BLAS_NoTrans ? load(Av(i, j)) : load(Av(j, i));
+        else x = use_op == BLAS_Trans ? load(Av(j, i)) : load(Av(i, j));
+        if (p.ta == BLAS_ConjTrans) x = conj(x);
+      }
+      M[i + std::size_t(j) * r] = x;
+    }
+  for (int c = 0; c < cols; ++c)
+    for (int i = 0; i < r; ++i) {
+      CT x = left ? load(Bv(i, c)) : load(Bv(c, i));
+      b[i + std::size_t(c) * r] = alpha * x;
+    }
+  for (int c = 0; c < cols; ++c) {
+    CT *x = b + std::size_t(c) * r;
+    if (p.solve) {
+      if (lower)
+        for (int k = 0; k < r; ++k) {
+          const CT *mk = M + std::size_t(k) * r;
+          x[k] = x[k] / mk[k];
+          for (int i = k + 1; i < r; ++i) x[i] -= mk[i] * x[k];
+        }
+      else
+        for (int k = r - 1; k >= 0; --k) {
+          const CT *mk = M + std::size_t(k) * r;
+          x[k] = x[k] / mk[k];
+          for (int i = 0; i < k; ++i) x[i] -= mk[i] * x[k];
+        }
+    } else {
+      if (lower)
+        for (int k = r - 1; k >= 0; --k) {
+          const CT *mk = M + std::size_t(k) * r;
+          CT t = x[k];
+          x[k] = t * mk[k];
+          for (int i = k + 1; i < r; ++i) x[i] += mk[i] * t;
+        }
+      else
+        for (int k = 0; k < r; ++k) {
+          const CT *mk = M + std::size_t(k) * r;
+          CT t = x[k];
+          for (int i = 0; i < k; ++i) x[i] += mk[i] * t;
+          x[k] = t * mk[k];
+        }
+    }
+  }
+  for (int c = 0; c < cols; ++c)
+    for (int i = 0; i < r; ++i) {
+      T v = store_as<T>(b[i + std::size_t(c) * r]);
+      if (left) Bv(i, c) = v;
+      else Bv(c, i) = v;
+    }
+  return 0;
+}
+
+// Right-looking unblocked LU (xgetf2).
+template <class T>
+int getrf(const GetrfProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  const int m = p.m, n = p.n, mn = m < n ? m : n;
+  if (mn == 0) return 0;
+  View<T> Av = view(p.A, p.lda, p.layout);
+  CT *a = ws.get<CT>(0, std::size_t(m) * n);
+  load_matrix(Av, BLAS_NoTrans, m, n, a);
+  int info = 0;
+  for (int j = 0; j < mn; ++j) {
+    CT *aj = a + std::size_t(j) * m;
+    int piv = j;
+    CR<T> best = abs1(aj[j]);
+    for (int i = j + 1; i < m; ++i)
+      if (abs1(aj[i]) > best) best = abs1(aj[i]), piv = i;
+    p.ipiv[j] = piv + 1;
+    if (piv != j)
+      for (int c = 0; c < n; ++c) {
+        CT *ac = a + std::size_t(c) * m;
+        CT t = ac[j];
+        ac[j] = ac[piv];
+        ac[piv] = t;
+      }
+    if (aj[j] == CT(0)) {
+      if (info == 0) info = j + 1;
+      continue;
+    }
+    CT rinv = CT(1) / aj[j];
+    for (int i = j + 1; i < m; ++i) aj[i] *= rinv;
+    for (int c = j + 1; c < n; ++c) {
+      CT *ac = a + std::size_t(c) * m;
+      CT u = ac[j];
+      for (int i = j + 1; i < m; ++i) ac[i] -= aj[i] * u;
+    }
+  }
+  store_matrix(Av, m, n, a);
+  return info;
+}
+
+// LAPACK's unblocked xgetri: inv(U) in place, then inv(A) inv(L) = inv(U)... solved for
+// inv(A) column by column from the right, then the column interchanges undone.
+template <class T>
+int getri(const GetriProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  const int n = p.n;
+  if (n == 0) return 0;
+  View<T> Av = view(p.A, p.lda, p.layout);
+  for (int i = 0; i < n; ++i)
+    if (load(Av(i, i)) == CT(0)) return i + 1;  // singular: A is left as it was
+  CT *a = ws.get<CT>(0, std::size_t(n) * n), *w = ws.get<CT>(1, std::size_t(n));
+  load_matrix(Av, BLAS_NoTrans, n, n, a);
+  auto at = [&](int i, int j) -> CT & { return a[i + std::size_t(j) * n]; };
+  for (int j = 0; j < n; ++j) {  // xtrti2: upper, non-unit
+    at(j, j) = CT(1) / at(j, j);
+    CT ajj = -at(j, j);
+    for (int k = 0; k < j; ++k) {  // column j of inv(U)(0:j, 0:j) * U(0:j, j)
+      CT t = at(k, j);
+      for (int i = 0; i < k; ++i) at(i, j) += t * at(i, k);
+      at(k, j) = t * at(k, k);
+    }
+    for (int i = 0; i < j; ++i) at(i, j) *= ajj;
+  }
+  for (int j = n - 1; j >= 0; --j) {  // solve inv(A) L = inv(U)
+    for (int i = j + 1; i < n; ++i) w[i] = at(i, j), at(i, j) = CT(0);
+    for (int k = j + 1; k < n; ++k) {
+      CT wk = w[k];
+      CT *ak = a + std::size_t(k) * n, *aj = a + std::size_t(j) * n;
+      for (int i = 0; i < n; ++i) aj[i] -= ak[i] * wk;
+    }
+  }
+  for (int j = n - 2; j >= 0; --j) {  // column interchanges, last first
+    int jp = p.ipiv[j] - 1;
+    if (jp != j)
+      for (int i = 0; i < n; ++i) {
+        CT t = at(i, j);
+        at(i, j) = at(i, jp);
+        at(i, jp) = t;
+      }
+  }
+  store_matrix(Av, n, n, a);
+  return 0;
+}
+
+// Right-looking Cholesky on the lower factor; the upper case works on L = U^H, so both read
+// and write exactly their own triangle.
+template <class T>
+int potrf(const PotrfProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  const int n = p.n;
+  if (n == 0) return 0;
+  View<T> Av = view(p.A, p.lda, p.layout);
+  const bool upper = p.uplo == BLAS_Upper;
+  CT *a = ws.get<CT>(0, std::size_t(n) * n);
+  auto at = [&](int i, int j) -> CT & { return a[i + std::size_t(j) * n]; };
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) at(i, j) = upper ? conj(load(Av(j, i))) : load(Av(i, j));
+  int info = 0, done = n;
+  for (int j = 0; j < n; ++j) {
+    CR<T> d = real(at(j, j));
+    if (!(d > CR<T>(0))) {  // also catches NaN
+      at(j, j) = CT(d);
+      info = j + 1;
+      done = j + 1;
+      break;
+    }
+    CR<T> ljj = rsqrt(d);
+    at(j, j) = CT(ljj);
+    CR<T> rinv = CR<T>(1) / ljj;
+    CT *aj = a + std::size_t(j) * n;
+    for (int i = j + 1; i < n; ++i) aj[i] = aj[i] * rinv;
+    for (int c = j + 1; c < n; ++c) {
+      CT *ac = a + std::size_t(c) * n;
+      CT l = conj(aj[c]);
+      for (int i = c; i < n; ++i) ac[i] -= aj[i] * l;
+    }
+  }
+  for (int j = 0; j < done; ++j)  // columns past a failure are left as they were
+    for (int i = j; i < n; ++i) {
+      if (upper) Av(j, i) = store_as<T>(conj(at(i, j)));
+      else Av(i, j) = store_as<T>(at(i, j));
+    }
+  return info;
+}
+
+// Householder QR (xgeqr2 with xlarfg's conventions).
+template <class T>
+int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
+  using CT = C<T>;
+  using R = CR<T>;
+  const int m = p.m, n = p.n, mn = m < n ? m : n;
+  if (mn == 0) return 0;
+  View<T> Av = view(p.A, p.lda, p.layout);
+  CT *a = ws.get<CT>(0, std::size_t(m) * n), *w = ws.get<CT>(1, std::size_t(n));
+  load_matrix(Av, BLAS_NoTrans, m, n, a);
+  for (int j = 0; j < mn; ++j) {
+    CT *v = a + std::size_t(j) * m + j;  // v[0] = alpha, v[1..] = x
+    const int len = m - j;
+    R ssq = 0;
+    for (int i = 1; i < len; ++i) ssq += abs2(v[i]);
+    CT tau(0);
+    if (!(ssq == R(0) && imag(v[0]) == R(0))) {
+      R norm = rsqrt(abs2(v[0]) + ssq);
+      R beta = real(v[0]) >= R(0) ? -norm : norm;
+      if constexpr (is_complex<CT>::value) tau = CT((beta - real(v[0])) / beta, -imag(v[0]) / beta);
+      else tau = (beta - v[0]) / beta;
+      CT scale = CT(1) / (v[0] - CT(beta));
+      for (int i = 1; i < len; ++i) v[i] *= scale;
+      v[0] = CT(beta);
+    }
+    // The stored tau is rounded to the storage precision; apply the rounded one, as a
+    // later xorgqr/xunmqr will.
+    p.tau[j] = store_as<T>(tau);
+    CT ctau = conj(load(p.tau[j]));
+    if (ctau == CT(0)) continue;
+    // w = v^H A(j:, j+1:), A(j:, j+1:) -= conj(tau) v w, with v[0] taken as 1.
+    for (int c = j + 1; c < n; ++c) {
+      const CT *ac = a + std::size_t(c) * m + j;
+      CT s = ac[0];
+      for (int i = 1; i < len; ++i) s += conj(v[i]) * ac[i];
+      w[c] = ctau * s;
+    }
+    for (int c = j + 1; c < n; ++c) {
+      CT *ac = a + std::size_t(c) * m + j;
+      ac[0] -= w[c];
+      for (int i = 1; i < len; ++i) ac[i] -= v[i] * w[c];
+    }
+  }
+  store_matrix(Av, m, n, a);
+  return 0;
+}
+
+}  // namespace bb::host

@@ -76,9 +76,18 @@ int in_column_major(BLAS_Layout layout, T *A, int lda, int rows, int cols, Works
 
 }  // namespace
 
+// C = beta C without reading C when beta = 0. BLAS leaves A and B unread when alpha = 0,
+// but some OpenBLAS versions still multiply by them, so NaN there would leak into C.
+template <class T>
+void scale_only(const View<T> &c, int m, int n, T beta) {
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) c(i, j) = beta == T(0) ? T(0) : beta * c(i, j);
+}
+
 template <class T>
 int gemm(const GemmProblem<T> &p) {
   if (p.m == 0 || p.n == 0) return 0;
+  if (p.alpha == T(0) || p.k == 0) return scale_only(view(p.C, p.ldc, p.layout), p.m, p.n, p.beta), 0;
   if (p.layout == BLAS_ColMajor)
     fortran<T>::gemm(op_char(p.ta), op_char(p.tb), &p.m, &p.n, &p.k, &p.alpha, p.A, &p.lda, p.B,
                      &p.ldb, &p.beta, p.C, &p.ldc, 1, 1);
@@ -91,6 +100,7 @@ int gemm(const GemmProblem<T> &p) {
 template <class T>
 int trsm_trmm(const TriangularProblem<T> &p) {
   if (p.m == 0 || p.n == 0) return 0;
+  if (p.alpha == T(0)) return scale_only(view(p.B, p.ldb, p.layout), p.m, p.n, T(0)), 0;
   bool row = p.layout == BLAS_RowMajor;
   // Row-major B is column-major B^T: the side and the stored triangle swap.
   bool left = (p.side == BLAS_Left) != row;

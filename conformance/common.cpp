@@ -1,0 +1,23 @@
+#include "common.hpp"
+
+namespace conf {
+
+uint64_t seed() {
+  static const uint64_t s = [] {
+    if (const char *e = std::getenv("BB_TEST_SEED")) return uint64_t(std::strtoull(e, nullptr, 10));
+    return uint64_t(std::random_device{}()) << 32 ^ std::random_device{}();
+  }();
+  return s;
+}
+
+std::mt19937_64 &rng() {
+  static std::mt19937_64 g(seed());
+  return g;
+}
+
+double uniform_nonzero() {
+  double x = std::uniform_real_distribution<double>(0.05, 1.0)(rng());
+  return std::bernoulli_distribution(0.5)(rng()) ? x : -x;
+}
+
+}  // namespace conf

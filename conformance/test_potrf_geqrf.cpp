@@ -1,1 +1,505 @@
-// placeholder: being written
+// potrf and geqrf: every precision x layout (x uplo for potrf) x backend, square sizes 0..32
+// and beyond, tall and wide shapes for geqrf, all in one call per configuration. Checked
+// against the reference and, independently of it, by residuals in a wide type: A - L L^H
+// (or U^H U), A - Q R and I - Q^H Q with Q built explicitly from v and tau. The triangle
+// potrf must not reference holds NaN and, like the padding, must come back bit-identical;
+// tau arrays start as NaN with poisoned guard entries past min(m, n). A second potrf call per
+// configuration mixes positive definite problems with ones whose leading minor of order k+1
+// is not (info = k+1, return value = number of failures).
+#include "common.hpp"
+
+#include <algorithm>
+
+namespace conf {
+namespace {
+
+inline bool in_triangle(BLAS_Uplo uplo, int i, int j) { return uplo == BLAS_Lower ? i >= j : i <= j; }
+
+// sqrt(sum |X - Y|^2 / sum |Y|^2) over the elements where `in` holds (absolute if Y = 0 there);
+// NaN in either makes it infinite.
+template <class T, class In>
+double rel_diff_where(const Mat<T> &X, const Mat<T> &Y, In in) {
+  WideReal<T> d = 0, y = 0;
+  for (int j = 0; j < X.cols; ++j)
+    for (int i = 0; i < X.rows; ++i) {
+      if (!in(i, j)) continue;
+      if (has_nan(X(i, j)) || has_nan(Y(i, j))) return INFINITY;
+      d += bb::abs2(wide(X(i, j)) - wide(Y(i, j)));
+      y += bb::abs2(wide(Y(i, j)));
+    }
+  return to_double(y > 0 ? bb::rsqrt(d / y) : bb::rsqrt(d));
+}
+
+inline std::string shape(int m, int n) {
+  return std::to_string(m) + "x" + std::to_string(n);
+}
+
+// ======================================= potrf =========================================
+
+struct PotrfGroup {
+  BLAS_Uplo uplo;
+  int n, count;
+};
+
+// Hermitian positive definite and well conditioned: A = M M^H / n + I with M random, so the
+// eigenvalues lie in [1, 1 + ||M||^2 / n] (about [1, 4]). Formed in the wide type and rounded
+// once; the diagonal is exactly real. Only the `uplo` triangle is stored: the other one stays
+// NaN, so reading it poisons the result and writing it is caught bit for bit.
+template <class T>
+Mat<T> make_hpd(int n, BLAS_Layout layout, BLAS_Uplo uplo, int pad) {
+  Mat<T> a(n, n, layout, pad);
+  std::vector<Wide<T>> M(std::size_t(n) * n);
+  for (Wide<T> &x : M) x = wide(random_value<T>());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (!in_triangle(uplo, i, j)) continue;
+      Wide<T> s(0);
+      for (int k = 0; k < n; ++k) s += M[i + std::size_t(k) * n] * bb::conj(M[j + std::size_t(k) * n]);
+      s = s / WideReal<T>(n);
+      if (i == j) s = Wide<T>(bb::real(s) + WideReal<T>(1));
+      a(i, j) = narrow<T>(s);
+    }
+  return a;
+}
+
+// Element (i, j) of the Hermitian matrix whose `uplo` triangle `a` stores.
+template <class T>
+Wide<T> hermitian_at(const Mat<T> &a, BLAS_Uplo uplo, int i, int j) {
+  if (i == j) return Wide<T>(bb::real(wide(a(i, i))));
+  return in_triangle(uplo, i, j) ? wide(a(i, j)) : bb::conj(wide(a(j, i)));
+}
+
+// ||A - L L^H||_F / (n ||A||_F eps) with L = the lower factor, or U^H for uplo = Upper.
+template <class T>
+double potrf_residual(const Mat<T> &A, const Mat<T> &F, BLAS_Uplo uplo) {
+  const int n = A.rows;
+  if (n == 0) return 0;
+  std::vector<Wide<T>> L(std::size_t(n) * n, Wide<T>(0));  // column-major, lower
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) L[i + std::size_t(j) * n] = uplo == BLAS_Lower ? wide(F(i, j)) : bb::conj(wide(F(j, i)));
+  WideReal<T> err = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      Wide<T> s(0);
+      for (int k = 0; k <= j; ++k) s += L[i + std::size_t(k) * n] * bb::conj(L[j + std::size_t(k) * n]);
+      WideReal<T> e = bb::abs2(hermitian_at(A, uplo, i, j) - s);
+      err += i == j ? e : 2 * e;  // (i, j) and (j, i)
+    }
+  WideReal<T> nA = frob<T>(n, n, [&](int i, int j) { return hermitian_at(A, uplo, i, j); });
+  return to_double(bb::rsqrt(err)) / (n * to_double(nA) * eps<T>());
+}
+
+template <class T>
+struct PotrfCase {
+  BLAS_Layout layout;
+  std::vector<PotrfGroup> groups;
+  std::vector<Mat<T>> A;    // inputs, one per problem
+  std::vector<int> expect;  // the info each problem must get
+
+  // A group of `count` positive definite problems sharing one leading dimension.
+  void add(BLAS_Uplo uplo, int n, int count) {
+    groups.push_back({uplo, n, count});
+    int pad = random_int(0, 3);
+    for (int i = 0; i < count; ++i) A.push_back(make_hpd<T>(n, layout, uplo, pad)), expect.push_back(0);
+  }
+
+  int run(std::vector<Mat<T>> &out, std::vector<int> &info) const {
+    std::vector<BLAS_Uplo> uplo;
+    std::vector<int> n, ld, sizes;
+    std::vector<T *> pa;
+    out = A;
+    std::size_t p = 0;
+    for (const PotrfGroup &g : groups) {
+      uplo.push_back(g.uplo), n.push_back(g.n), sizes.push_back(g.count);
+      ld.push_back(g.count ? A[p].ld : std::max(1, g.n));
+      for (int i = 0; i < g.count; ++i, ++p) pa.push_back(out[p].ptr());
+    }
+    info.assign(p, -12345);
+    return Api<T>::potrf(layout, uplo.data(), n.data(), pa.data(), ld.data(), int(groups.size()),
+                         sizes.data(), info.data());
+  }
+};
+
+// Everything a successful factorization must satisfy, independently of the reference.
+template <class T>
+void check_factor(const Mat<T> &A, const Mat<T> &F, BLAS_Uplo uplo) {
+  const int n = A.rows;
+  // Only the `uplo` triangle may change: the other one (NaN) and the padding stay.
+  ASSERT_TRUE(untouched_outside(A, F, [&](int i, int j) { return in_triangle(uplo, i, j); }));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (in_triangle(uplo, i, j)) ASSERT_FALSE(has_nan(F(i, j))) << "NaN at " << i << "," << j;
+  // The diagonal of the factor is real and positive (LAPACK's convention).
+  for (int i = 0; i < n; ++i) {
+    ASSERT_TRUE(bb::imag(wide(F(i, i))) == 0) << "imaginary part on the diagonal at " << i;
+    ASSERT_TRUE(bb::real(wide(F(i, i))) > 0) << "diagonal entry not positive at " << i;
+  }
+  ASSERT_LE(potrf_residual(A, F, uplo), residual_limit<T>()) << "||A - L L^H|| / (n ||A|| eps)";
+}
+
+template <class T>
+class Potrf : public ::testing::Test {};
+TYPED_TEST_SUITE(Potrf, AllPrecisions, PrecisionNames);
+
+template <class T>
+void check_potrf(BLAS_Layout layout) {
+  SCOPED_TRACE(seed_note());
+  for (BLAS_Uplo uplo : kUplos) {
+    // Medium sizes (the vendor path also under `native`) for two configurations, a large one
+    // for one of them.
+    int level = layout == BLAS_ColMajor ? (uplo == BLAS_Lower ? 2 : 0) : (uplo == BLAS_Upper ? 1 : 0);
+    PotrfCase<T> c{layout, {}, {}, {}};
+    int idx = 0;
+    for (int n : square_sizes<T>(level)) c.add(uplo, n, batch_for(n, idx++));
+    c.add(uplo, 7, 0);   // an empty group
+    c.add(uplo, 40, 2);  // past the host-kernel limit
+    std::vector<Mat<T>> Fref;
+    std::vector<int> info_ref;
+    {
+      BackendScope s("reference");
+      ASSERT_EQ(c.run(Fref, info_ref), 0);
+    }
+    std::vector<const char *> backends = backends_for<T>();
+    backends.insert(backends.begin(), "reference");  // its output is checked too
+    for (const char *backend : backends) {
+      SCOPED_TRACE(std::string("backend ") + backend + " layout " + layout_name(layout) + " uplo " +
+                   uplo_name(uplo));
+      std::vector<Mat<T>> F;
+      std::vector<int> info;
+      bool is_ref = std::string(backend) == "reference";
+      if (is_ref) {
+        F = Fref, info = info_ref;
+      } else {
+        BackendScope s(backend);
+        ASSERT_EQ(c.run(F, info), 0);
+      }
+      std::size_t p = 0;
+      for (const PotrfGroup &g : c.groups)
+        for (int i = 0; i < g.count; ++i, ++p) {
+          SCOPED_TRACE("problem " + std::to_string(p) + " n " + std::to_string(g.n));
+          ASSERT_EQ(info[p], 0);
+          check_factor(c.A[p], F[p], g.uplo);
+          if (::testing::Test::HasFatalFailure()) return;
+          // Against the reference. A has eigenvalues in [1, ~4], so its Cholesky factor is
+          // perturbed by at most a small multiple of the backward error (O(n eps) normwise).
+          if (!is_ref)
+            ASSERT_LE(rel_diff_where(F[p], Fref[p], [&](int r, int s) { return in_triangle(g.uplo, r, s); }),
+                      compare_tol<T>(g.n))
+                << "differs from reference";
+        }
+      count_checked((std::string("potrf ") + traits<T>::name() + " " + backend).c_str(), long(p));
+    }
+  }
+}
+
+TYPED_TEST(Potrf, ColumnMajorBothTriangles) { check_potrf<typename TypeParam::type>(BLAS_ColMajor); }
+TYPED_TEST(Potrf, RowMajorBothTriangles) { check_potrf<typename TypeParam::type>(BLAS_RowMajor); }
+
+// One call mixing positive definite problems with ones that are not: diagonal entry k made
+// strongly negative (or A(0, 0) = 0) keeps the leading minors of order <= k positive definite
+// and makes the one of order k+1 fail, so exactly those problems get info = k+1.
+template <class T>
+void check_potrf_info(BLAS_Layout layout) {
+  SCOPED_TRACE(seed_note());
+  for (int flip = 0; flip < 2; ++flip) {  // each size with both triangles, mixed in one call
+    PotrfCase<T> c{layout, {}, {}, {}};
+    const int sizes[] = {1, 2, 3, 5, 8, 13, 24, 32, 40};
+    int g = 0;
+    for (int n : sizes) {
+      BLAS_Uplo uplo = (g++ + flip) % 2 ? BLAS_Upper : BLAS_Lower;
+      std::size_t first = c.A.size();
+      c.add(uplo, n, 5);
+      for (int i = 0; i < 5; ++i) {
+        Mat<T> &a = c.A[first + i];
+        int k = -1;
+        switch ((i + g) % 5) {
+          case 0: case 3: break;  // positive definite
+          case 1: k = random_int(0, n - 1); break;
+          case 2: k = n - 1; break;
+          case 4: k = 0; break;
+        }
+        if (k < 0) continue;
+        // A zero first pivot is the boundary case (d = 0 is not positive).
+        a(k, k) = narrow<T>(Wide<T>(WideReal<T>(k == 0 && i % 2 ? 0 : -4)));
+        c.expect[first + i] = k + 1;
+      }
+    }
+    int failing = (int)std::count_if(c.expect.begin(), c.expect.end(), [](int e) { return e != 0; });
+    std::vector<Mat<T>> Fref;
+    std::vector<int> info_ref;
+    {
+      BackendScope s("reference");
+      ASSERT_EQ(c.run(Fref, info_ref), failing);
+    }
+    std::vector<const char *> backends = backends_for<T>();
+    backends.insert(backends.begin(), "reference");
+    for (const char *backend : backends) {
+      SCOPED_TRACE(std::string("backend ") + backend + " layout " + layout_name(layout) + " flip " +
+                   std::to_string(flip));
+      std::vector<Mat<T>> F;
+      std::vector<int> info;
+      bool is_ref = std::string(backend) == "reference";
+      if (is_ref) {
+        F = Fref, info = info_ref;
+      } else {
+        BackendScope s(backend);
+        ASSERT_EQ(c.run(F, info), failing) << "return value = number of failing problems";
+      }
+      std::size_t p = 0;
+      for (const PotrfGroup &gr : c.groups)
+        for (int i = 0; i < gr.count; ++i, ++p) {
+          SCOPED_TRACE("problem " + std::to_string(p) + " n " + std::to_string(gr.n) + " uplo " +
+                       uplo_name(gr.uplo) + " expected info " + std::to_string(c.expect[p]));
+          ASSERT_EQ(info[p], c.expect[p]);
+          if (c.expect[p] != 0) {
+            // The factor is unspecified, but the other triangle and the padding are not.
+            ASSERT_TRUE(untouched_outside(c.A[p], F[p], [&](int r, int s) { return in_triangle(gr.uplo, r, s); }));
+            continue;
+          }
+          check_factor(c.A[p], F[p], gr.uplo);
+          if (::testing::Test::HasFatalFailure()) return;
+          if (!is_ref)
+            ASSERT_LE(rel_diff_where(F[p], Fref[p], [&](int r, int s) { return in_triangle(gr.uplo, r, s); }),
+                      compare_tol<T>(gr.n))
+                << "differs from reference";
+        }
+      count_checked((std::string("potrf info ") + traits<T>::name() + " " + backend).c_str(), long(p));
+    }
+  }
+}
+
+TYPED_TEST(Potrf, ColumnMajorNotPositiveDefinite) { check_potrf_info<typename TypeParam::type>(BLAS_ColMajor); }
+TYPED_TEST(Potrf, RowMajorNotPositiveDefinite) { check_potrf_info<typename TypeParam::type>(BLAS_RowMajor); }
+
+// ======================================= geqrf =========================================
+
+// boosted: random plus a diagonal of magnitude 3 sqrt(max(m, n)) + 1 with random signs, so
+// singular values lie within a factor of about 3 and every Householder pivot keeps its sign
+// far from zero: well conditioned, compared with the reference. plain: random entries only
+// (condition up to ~n), checked by residuals alone. triangular: upper trapezoidal with a real
+// diagonal, so every x is zero and LAPACK's xlarfg gives tau = 0, H = I, A unchanged.
+enum class QrKind { boosted, plain, triangular };
+
+inline const char *kind_name(QrKind k) {
+  return k == QrKind::boosted ? "boosted" : k == QrKind::plain ? "plain" : "triangular";
+}
+
+struct QrGroup {
+  int m, n, count;
+  QrKind kind;
+};
+
+constexpr int kTauGuard = 2;  // NaN entries past min(m, n) that must stay untouched
+
+template <class T>
+Mat<T> make_qr_input(int m, int n, BLAS_Layout layout, int pad, QrKind kind) {
+  Mat<T> a(m, n, layout, pad);
+  a.fill_random();
+  const int k = std::min(m, n);
+  const WideReal<T> c = WideReal<T>(3 * std::sqrt(double(std::max(m, n))) + 1);
+  if (kind == QrKind::boosted)
+    for (int i = 0; i < k; ++i)
+      a(i, i) = narrow<T>(wide(a(i, i)) + Wide<T>(random_int(0, 1) ? c : -c));
+  if (kind == QrKind::triangular) {
+    for (int j = 0; j < n; ++j)
+      for (int i = j + 1; i < m; ++i) a(i, j) = narrow<T>(Wide<T>(0));
+    for (int i = 0; i < k; ++i) a(i, i) = narrow<T>(Wide<T>(bb::real(wide(a(i, i)))));
+  }
+  return a;
+}
+
+template <class T>
+struct GeqrfCase {
+  BLAS_Layout layout;
+  std::vector<QrGroup> groups;
+  std::vector<Mat<T>> A;
+  std::vector<std::vector<T>> tau;  // min(m, n) + kTauGuard entries, all NaN
+
+  void add(int m, int n, int count, QrKind kind) {
+    groups.push_back({m, n, count, kind});
+    int pad = random_int(0, 3);
+    for (int i = 0; i < count; ++i) {
+      A.push_back(make_qr_input<T>(m, n, layout, pad, kind));
+      tau.emplace_back(std::min(m, n) + kTauGuard, nan_value<T>());
+    }
+  }
+
+  int run(std::vector<Mat<T>> &out, std::vector<std::vector<T>> &tout, std::vector<int> &info) const {
+    std::vector<int> m, n, ld, sizes;
+    std::vector<T *> pa, pt;
+    out = A, tout = tau;
+    std::size_t p = 0;
+    for (const QrGroup &g : groups) {
+      m.push_back(g.m), n.push_back(g.n), sizes.push_back(g.count);
+      ld.push_back(g.count ? A[p].ld : std::max(1, layout == BLAS_ColMajor ? g.m : g.n));
+      for (int i = 0; i < g.count; ++i, ++p) pa.push_back(out[p].ptr()), pt.push_back(tout[p].data());
+    }
+    info.assign(p, -12345);
+    return Api<T>::geqrf(layout, m.data(), n.data(), pa.data(), ld.data(), pt.data(), int(groups.size()),
+                         sizes.data(), info.data());
+  }
+};
+
+// Q = H(0) ... H(k-1), H(j) = I - tau_j v_j v_j^H, explicitly (m x m, column-major, wide).
+template <class T>
+std::vector<Wide<T>> build_q(const Mat<T> &F, const std::vector<T> &tau) {
+  const int m = F.rows, k = std::min(F.rows, F.cols);
+  std::vector<Wide<T>> Q(std::size_t(m) * m, Wide<T>(0)), v(m), w(m);
+  for (int i = 0; i < m; ++i) Q[i + std::size_t(i) * m] = Wide<T>(1);
+  for (int j = 0; j < k; ++j) {
+    Wide<T> t = wide(tau[j]);
+    for (int i = j; i < m; ++i) v[i] = i == j ? Wide<T>(1) : wide(F(i, j));
+    for (int r = 0; r < m; ++r) w[r] = Wide<T>(0);
+    for (int i = j; i < m; ++i)
+      for (int r = 0; r < m; ++r) w[r] += Q[r + std::size_t(i) * m] * v[i];
+    for (int i = j; i < m; ++i) {
+      Wide<T> f = t * bb::conj(v[i]);
+      for (int r = 0; r < m; ++r) Q[r + std::size_t(i) * m] -= w[r] * f;
+    }
+  }
+  return Q;
+}
+
+// ||A - Q R||_F / (max(m, n) ||A||_F eps) and ||I - Q^H Q||_F / (m eps).
+template <class T>
+void qr_residuals(const Mat<T> &A, const Mat<T> &F, const std::vector<T> &tau, double &res, double &orth) {
+  const int m = A.rows, n = A.cols, k = std::min(m, n);
+  res = orth = 0;
+  if (k == 0) return;
+  std::vector<Wide<T>> Q = build_q(F, tau);
+  WideReal<T> err = 0;
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < m; ++r) {
+      Wide<T> s(0);
+      for (int l = 0; l <= std::min(c, k - 1); ++l) s += Q[r + std::size_t(l) * m] * wide(F(l, c));
+      err += bb::abs2(wide(A(r, c)) - s);
+    }
+  WideReal<T> nA = frob<T>(m, n, [&](int r, int c) { return wide(A(r, c)); });
+  res = nA > 0 ? to_double(bb::rsqrt(err)) / (std::max(m, n) * to_double(nA) * eps<T>()) : to_double(bb::rsqrt(err));
+  WideReal<T> oerr = 0;
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i < m; ++i) {
+      Wide<T> s(i == j ? 1 : 0);
+      for (int r = 0; r < m; ++r) s -= bb::conj(Q[r + std::size_t(i) * m]) * Q[r + std::size_t(j) * m];
+      oerr += bb::abs2(s);
+    }
+  orth = to_double(bb::rsqrt(oerr)) / (m * eps<T>());
+}
+
+// Normwise distance of two geqrf outputs: R relative to ||R||, each Householder vector
+// relative to its norm (with the implicit 1), tau absolutely (|tau| <= 2); the largest.
+template <class T>
+double qr_diff(const Mat<T> &X, const std::vector<T> &tx, const Mat<T> &Y, const std::vector<T> &ty) {
+  const int m = X.rows, n = X.cols, k = std::min(m, n);
+  double d = rel_diff_where(X, Y, [](int i, int j) { return i <= j; });
+  for (int j = 0; j < k; ++j) {
+    WideReal<T> dv = 0, nv = 1;
+    for (int i = j + 1; i < m; ++i) {
+      if (has_nan(X(i, j)) || has_nan(Y(i, j))) return INFINITY;
+      dv += bb::abs2(wide(X(i, j)) - wide(Y(i, j)));
+      nv += bb::abs2(wide(Y(i, j)));
+    }
+    d = std::max(d, to_double(bb::rsqrt(dv / nv)));
+    if (has_nan(tx[j]) || has_nan(ty[j])) return INFINITY;
+    d = std::max(d, to_double(bb::absval(wide(tx[j]) - wide(ty[j]))));
+  }
+  return d;
+}
+
+template <class T>
+class Geqrf : public ::testing::Test {};
+TYPED_TEST_SUITE(Geqrf, AllPrecisions, PrecisionNames);
+
+template <class T>
+void check_geqrf(BLAS_Layout layout) {
+  SCOPED_TRACE(seed_note());
+  GeqrfCase<T> c{layout, {}, {}, {}};
+  int idx = 0;
+  for (int n : square_sizes<T>(layout == BLAS_ColMajor ? 1 : 0)) c.add(n, n, batch_for(n, idx++), QrKind::boosted);
+  const int rect[][2] = {{40, 7}, {7, 40}, {33, 1}, {1, 33}, {0, 5}, {5, 0}, {65, 31}, {31, 65},
+                         {2, 1},  {1, 2},  {17, 16}, {16, 17}, {9, 3}, {3, 9}};
+  for (const auto &r : rect) c.add(r[0], r[1], batch_for(std::max(r[0], r[1]), idx++), QrKind::boosted);
+  const int plain[][2] = {{8, 8}, {24, 24}, {30, 10}, {10, 30}, {45, 45}};
+  for (const auto &r : plain) c.add(r[0], r[1], 2, QrKind::plain);
+  const int tri[][2] = {{1, 1}, {12, 12}, {20, 9}, {9, 20}, {40, 40}};
+  for (const auto &r : tri) c.add(r[0], r[1], 2, QrKind::triangular);
+  c.add(6, 4, 0, QrKind::boosted);  // an empty group
+
+  std::vector<Mat<T>> Fref;
+  std::vector<std::vector<T>> tref;
+  std::vector<int> info_ref;
+  {
+    BackendScope s("reference");
+    ASSERT_EQ(c.run(Fref, tref, info_ref), 0);
+  }
+  std::vector<const char *> backends = backends_for<T>();
+  backends.insert(backends.begin(), "reference");  // its output is checked too
+  for (const char *backend : backends) {
+    SCOPED_TRACE(std::string("backend ") + backend + " layout " + layout_name(layout));
+    std::vector<Mat<T>> F;
+    std::vector<std::vector<T>> tau;
+    std::vector<int> info;
+    bool is_ref = std::string(backend) == "reference";
+    if (is_ref) {
+      F = Fref, tau = tref, info = info_ref;
+    } else {
+      BackendScope s(backend);
+      ASSERT_EQ(c.run(F, tau, info), 0);
+    }
+    std::size_t p = 0;
+    for (const QrGroup &g : c.groups)
+      for (int i = 0; i < g.count; ++i, ++p) {
+        SCOPED_TRACE("problem " + std::to_string(p) + " m x n " + shape(g.m, g.n) +  " " +
+                     kind_name(g.kind));
+        const int k = std::min(g.m, g.n);
+        const Mat<T> &A = c.A[p];
+        ASSERT_EQ(info[p], 0);
+        ASSERT_TRUE(untouched_outside(A, F[p], [](int, int) { return true; }));
+        for (int col = 0; col < g.n; ++col)
+          for (int r = 0; r < g.m; ++r) ASSERT_FALSE(has_nan(F[p](r, col))) << "NaN at " << r << "," << col;
+        // tau: every one of the min(m, n) entries written, nothing past them.
+        for (int j = 0; j < k; ++j) ASSERT_FALSE(has_nan(tau[p][j])) << "tau " << j << " not written";
+        for (int j = k; j < k + kTauGuard; ++j)
+          ASSERT_TRUE(same_bits(tau[p][j], c.tau[p][j])) << "tau written past min(m, n) at " << j;
+        // xlarfg's conventions: beta = -sign(re alpha) ||(alpha, x)|| is real, so R's diagonal
+        // is real, and tau = 0 or 1 <= re(tau) <= 2, |tau - 1| <= 1.
+        for (int j = 0; j < k; ++j) {
+          ASSERT_TRUE(bb::imag(wide(F[p](j, j))) == 0) << "R(" << j << "," << j << ") not real";
+          Wide<T> t = wide(tau[p][j]);
+          if (t == Wide<T>(0)) continue;
+          double slack = 4 * eps<T>();
+          ASSERT_GE(to_double(bb::real(t)), 1.0) << "tau " << j;
+          ASSERT_LE(to_double(bb::real(t)), 2.0) << "tau " << j;
+          ASSERT_LE(to_double(bb::absval(t - Wide<T>(1))), 1.0 + slack) << "tau " << j;
+        }
+        if (g.kind == QrKind::triangular) {  // H = I throughout: nothing changes
+          for (int j = 0; j < k; ++j) ASSERT_TRUE(wide(tau[p][j]) == Wide<T>(0)) << "tau " << j << " not 0";
+          for (int col = 0; col < g.n; ++col)
+            for (int r = 0; r < g.m; ++r)
+              ASSERT_TRUE(wide(F[p](r, col)) == wide(A(r, col))) << "changed at " << r << "," << col;
+        }
+        double res, orth;
+        qr_residuals(A, F[p], tau[p], res, orth);
+        ASSERT_LE(res, residual_limit<T>()) << "||A - Q R|| / (max(m, n) ||A|| eps)";
+        ASSERT_LE(orth, residual_limit<T>()) << "||I - Q^H Q|| / (m eps)";
+        if (g.kind == QrKind::boosted && !is_ref) {
+          // The comparison is meaningful only while no Householder sign choice is close:
+          // re(tau) - 1 = |re alpha| / ||(alpha, x)|| is the margin (input design).
+          for (int j = 0; j < k; ++j)
+            if (!(wide(tref[p][j]) == Wide<T>(0) && g.m == j + 1))  // no x, real alpha: no choice
+              ASSERT_GE(to_double(bb::real(wide(tref[p][j]))) - 1, 0.1) << "input design: pivot " << j;
+          // A is well conditioned (singular values within a factor ~3), so Q and R move by
+          // a small multiple of the backward error of either factorization: O(max(m, n) eps).
+          ASSERT_LE(qr_diff(F[p], tau[p], Fref[p], tref[p]), compare_tol<T>(std::max(g.m, g.n)))
+              << "differs from reference";
+        }
+      }
+    count_checked((std::string("geqrf ") + traits<T>::name() + " " + backend).c_str(), long(p));
+  }
+}
+
+TYPED_TEST(Geqrf, ColumnMajor) { check_geqrf<typename TypeParam::type>(BLAS_ColMajor); }
+TYPED_TEST(Geqrf, RowMajor) { check_geqrf<typename TypeParam::type>(BLAS_RowMajor); }
+
+}  // namespace
+}  // namespace conf

@@ -65,7 +65,7 @@ int run_call(const Call &c) {
           for (int64_t p = offset; p < offset + count; ++p) c.info[p] = 0;
       } else {
         gr.where = host_choice<T>(backend, Call::routine, c.order(g));
-        host_plan.push_back({g, offset, count, gr.where});
+        host_plan.push_back({g, offset, count, c.order(g), gr.where});
       }
     }
     rec.groups.push_back(gr);

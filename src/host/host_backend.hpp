@@ -19,8 +19,13 @@ namespace bb::host {
 struct GroupPlan {
   int group;
   int64_t offset, count;  // its problems in the call's numbering
+  int64_t order;          // largest dimension: the work per problem is about order^3
   Where where;
 };
+
+// Below this much work (about order^3 summed over problems) waking a thread team costs more
+// than it saves.
+constexpr double kParallelWork = 32768;
 
 template <class T> int kernel(const GemmProblem<T> &p, Workspace &ws) { return gemm(p, ws); }
 template <class T> int kernel(const TriangularProblem<T> &p, Workspace &ws) { return triangular(p, ws); }
@@ -50,13 +55,15 @@ template <class Call>
 int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool &alloc_failed) {
   std::vector<int64_t> first(plan.size() + 1, 0);  // first loop index of each planned group
   bool any_lapack = false;
+  double work = 0;
   for (std::size_t i = 0; i < plan.size(); ++i) {
     first[i + 1] = first[i] + plan[i].count;
     any_lapack |= plan[i].where == Where::host_lapack;
+    work += double(plan[i].count) * double(plan[i].order) * double(plan[i].order) * double(plan[i].order);
   }
   const int64_t total = first.back();
   const int threads = omp_get_max_threads();
-  const bool parallel = !serial && total > 1 && threads > 1;
+  const bool parallel = !serial && total > 1 && threads > 1 && work >= kParallelWork;
   // One OpenBLAS thread per problem while the loop itself is parallel.
   const int saved_blas_threads = parallel && any_lapack ? lapack::blas_threads() : 0;
   if (saved_blas_threads > 1) lapack::set_blas_threads(1);

@@ -4,7 +4,7 @@
 #pragma once
 #include <blas_batched/blas_batched.h>
 
-#include "../src/common/scalar.hpp"  // internal element types and traits (arithmetic only)
+#include "../src/common/typed_api.hpp"  // internal element types, traits, typed entry points
 
 #include <gtest/gtest.h>
 
@@ -18,56 +18,11 @@
 
 namespace conf {
 
+using bb::Api;
 using bb::complex;
 using bb::half;
 using bb::quad;
 using bb::traits;
-
-// ---- the public API, typed by the internal element type -----------------------------
-template <class T> struct Api;
-#define CONF_API(p, PublicT, T)                                                                   \
-  template <> struct Api<T> {                                                                     \
-    static PublicT *P(T *x) { return reinterpret_cast<PublicT *>(x); }                           \
-    static PublicT **P(T **x) { return reinterpret_cast<PublicT **>(x); }                        \
-    static const PublicT *P(const T *x) { return reinterpret_cast<const PublicT *>(x); }         \
-    static int gemm(BLAS_Layout l, const BLAS_Op *ta, const BLAS_Op *tb, const int *m,           \
-                    const int *n, const int *k, const T *alpha, T **A, const int *lda, T **B,    \
-                    const int *ldb, const T *beta, T **C, const int *ldc, int gc,                \
-                    const int *gs, int *info) {                                                  \
-      return BLAS_gemm_batched_##p(l, ta, tb, m, n, k, P(alpha), P(A), lda, P(B), ldb, P(beta),  \
-                                   P(C), ldc, gc, gs, info);                                     \
-    }                                                                                             \
-    static int trsm(BLAS_Layout l, const BLAS_Side *s, const BLAS_Uplo *u, const BLAS_Op *t,     \
-                    const BLAS_Diag *d, const int *m, const int *n, const T *alpha, T **A,       \
-                    const int *lda, T **B, const int *ldb, int gc, const int *gs, int *info) {   \
-      return BLAS_trsm_batched_##p(l, s, u, t, d, m, n, P(alpha), P(A), lda, P(B), ldb, gc, gs,  \
-                                   info);                                                        \
-    }                                                                                             \
-    static int trmm(BLAS_Layout l, const BLAS_Side *s, const BLAS_Uplo *u, const BLAS_Op *t,     \
-                    const BLAS_Diag *d, const int *m, const int *n, const T *alpha, T **A,       \
-                    const int *lda, T **B, const int *ldb, int gc, const int *gs, int *info) {   \
-      return BLAS_trmm_batched_##p(l, s, u, t, d, m, n, P(alpha), P(A), lda, P(B), ldb, gc, gs,  \
-                                   info);                                                        \
-    }                                                                                             \
-    static int getrf(BLAS_Layout l, const int *m, const int *n, T **A, const int *lda,           \
-                     int **ipiv, int gc, const int *gs, int *info) {                             \
-      return BLAS_getrf_batched_##p(l, m, n, P(A), lda, ipiv, gc, gs, info);                     \
-    }                                                                                             \
-    static int getri(BLAS_Layout l, const int *n, T **A, const int *lda, int **ipiv, int gc,     \
-                     const int *gs, int *info) {                                                 \
-      return BLAS_getri_batched_##p(l, n, P(A), lda, ipiv, gc, gs, info);                        \
-    }                                                                                             \
-    static int potrf(BLAS_Layout l, const BLAS_Uplo *u, const int *n, T **A, const int *lda,     \
-                     int gc, const int *gs, int *info) {                                         \
-      return BLAS_potrf_batched_##p(l, u, n, P(A), lda, gc, gs, info);                           \
-    }                                                                                             \
-    static int geqrf(BLAS_Layout l, const int *m, const int *n, T **A, const int *lda, T **tau,  \
-                     int gc, const int *gs, int *info) {                                         \
-      return BLAS_geqrf_batched_##p(l, m, n, P(A), lda, P(tau), gc, gs, info);                   \
-    }                                                                                             \
-  };
-BB_FOR_EACH_PRECISION(CONF_API)
-#undef CONF_API
 
 // Typed tests take Prec<T>: gtest needs typeid of the parameter, and GCC 12's runtime has
 // none for _Float16.

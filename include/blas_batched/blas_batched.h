@@ -19,14 +19,20 @@
 
 /* ---- element types ------------------------------------------------------------ */
 #if !defined(__cplusplus) && !defined(__CUDACC__)
-typedef _Float16 blas_r16_t;
-typedef _Complex _Float16 blas_c16_t;
+/* _Float16 and _Float128 come from ISO/IEC TS 18661-3; __extension__ keeps -pedantic quiet. */
+#ifdef __GNUC__
+#define BLAS_BATCHED_EXTENSION __extension__
+#else
+#define BLAS_BATCHED_EXTENSION
+#endif
+BLAS_BATCHED_EXTENSION typedef _Float16 blas_r16_t;
+BLAS_BATCHED_EXTENSION typedef _Complex _Float16 blas_c16_t;
 typedef float blas_r32_t;
 typedef float _Complex blas_c32_t;
 typedef double blas_r64_t;
 typedef double _Complex blas_c64_t;
-typedef _Float128 blas_r128_t;
-typedef _Complex _Float128 blas_c128_t;
+BLAS_BATCHED_EXTENSION typedef _Float128 blas_r128_t;
+BLAS_BATCHED_EXTENSION typedef _Complex _Float128 blas_c128_t;
 #else
 /* C++ / nvcc. _Float16 and __float128 are used where the compiler has them
  * (g++ on x86-64); otherwise opaque storage of the same size and alignment. */

@@ -4,7 +4,7 @@
 #include "../../reference/reference.hpp"
 #include "../common/lapack_calls.hpp"
 #include "../dispatch/record.hpp"
-#include "kernels.hpp"
+#include "kernels_entry.hpp"
 
 #include <omp.h>
 
@@ -26,13 +26,6 @@ struct GroupPlan {
 // Below this much work (about order^3 summed over problems) waking a thread team costs more
 // than it saves.
 constexpr double kParallelWork = 32768;
-
-template <class T> int kernel(const GemmProblem<T> &p, Workspace &ws) { return gemm(p, ws); }
-template <class T> int kernel(const TriangularProblem<T> &p, Workspace &ws) { return triangular(p, ws); }
-template <class T> int kernel(const GetrfProblem<T> &p, Workspace &ws) { return getrf(p, ws); }
-template <class T> int kernel(const GetriProblem<T> &p, Workspace &ws) { return getri(p, ws); }
-template <class T> int kernel(const PotrfProblem<T> &p, Workspace &ws) { return potrf(p, ws); }
-template <class T> int kernel(const GeqrfProblem<T> &p, Workspace &ws) { return geqrf(p, ws); }
 
 template <class T> int vendor(const GemmProblem<T> &p, Workspace &) { return lapack::gemm(p); }
 template <class T> int vendor(const TriangularProblem<T> &p, Workspace &) { return lapack::trsm_trmm(p); }

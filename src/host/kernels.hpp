@@ -7,55 +7,142 @@
 #include "../common/workspace.hpp"
 
 #include <cstddef>
+#include <type_traits>
+#include <utility>
 
 namespace bb::host {
 
 template <class T> using C = compute_t<T>;
 template <class T> using CR = compute_real_t<T>;
 
-// Logical rows x cols of v (optionally op()-ed) into column-major buf with ld = rows.
+// op(M) of a user matrix as a rows x cols array: element (i, j) at a[i * si + j * sj]. The
+// layout and the transposition become strides once per problem, so the copy loops below
+// carry no per-element branches.
+template <class T>
+struct Strided {
+  T *a;
+  int64_t si, sj;
+  bool conj;
+  Strided transposed() const { return {a, sj, si, conj}; }
+};
+template <class T>
+inline Strided<T> strided(const View<T> &v, BLAS_Op op = BLAS_NoTrans) {
+  const int64_t s_row = v.row_major ? v.ld : 1, s_col = v.row_major ? 1 : v.ld;
+  if (op == BLAS_NoTrans) return {v.a, s_row, s_col, false};
+  return {v.a, s_col, s_row, op == BLAS_ConjTrans};
+}
+
+// rows x cols of s into column-major buf (ld = rows) in the compute type.
+template <class T>
+inline void load_matrix(const Strided<T> &s, int rows, int cols, C<T> *buf) {
+  for (int j = 0; j < cols; ++j) {
+    const T *col = s.a + j * s.sj;
+    C<T> *out = buf + std::size_t(j) * rows;
+    if (s.si == 1)
+      for (int i = 0; i < rows; ++i) out[i] = load(col[i]);
+    else
+      for (int i = 0; i < rows; ++i) out[i] = load(col[i * s.si]);
+  }
+  if (s.conj)
+    for (std::size_t i = 0; i < std::size_t(rows) * cols; ++i) buf[i] = conj(buf[i]);
+}
 template <class T>
 inline void load_matrix(const View<T> &v, BLAS_Op op, int rows, int cols, C<T> *buf) {
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) {
-      C<T> x = op == BLAS_NoTrans ? load(v(i, j)) : load(v(j, i));
-      buf[i + std::size_t(j) * rows] = op == BLAS_ConjTrans ? conj(x) : x;
-    }
+  load_matrix(strided(v, op), rows, cols, buf);
+}
+template <class T>
+inline void store_matrix(const Strided<T> &s, int rows, int cols, const C<T> *buf) {
+  for (int j = 0; j < cols; ++j) {
+    T *col = s.a + j * s.sj;
+    const C<T> *in = buf + std::size_t(j) * rows;
+    if (s.si == 1)
+      for (int i = 0; i < rows; ++i) col[i] = store_as<T>(in[i]);
+    else
+      for (int i = 0; i < rows; ++i) col[i * s.si] = store_as<T>(in[i]);
+  }
 }
 template <class T>
 inline void store_matrix(const View<T> &v, int rows, int cols, const C<T> *buf) {
-  for (int j = 0; j < cols; ++j)
-    for (int i = 0; i < rows; ++i) v(i, j) = store_as<T>(buf[i + std::size_t(j) * rows]);
+  store_matrix(strided(v), rows, cols, buf);
+}
+
+// Column-major C (m x n, ldc) = alpha A B + beta C with A column-major (m x k, lda) in the
+// compute type and B(l, j) = b[l * bsi + j * bsj]. M > 0 fixes m at compile time, so the
+// innermost loop is a few straight vector operations for the tiny sizes.
+template <class T, int M>
+void gemm_columns(int m_rt, int n, int k, C<T> alpha, const C<T> *__restrict a, int64_t lda,
+                  const C<T> *__restrict b, int64_t bsi, int64_t bsj, C<T> beta, T *__restrict c,
+                  int64_t ldc, C<T> *__restrict acc_ws) {
+  using CT = C<T>;
+  const int m = M > 0 ? M : m_rt;
+  CT acc_local[M > 0 ? M : 1];  // a local array the compiler keeps in registers
+  const bool read_c = !(beta == CT(0));  // beta = 0: C is not read
+  auto column = [&](CT *__restrict acc, int j) {
+    for (int i = 0; i < m; ++i) acc[i] = CT(0);
+    for (int l = 0; l < k; ++l) {
+      const CT blj = b[l * bsi + j * bsj];
+      const CT *__restrict al = a + l * lda;
+#pragma omp simd
+      for (int i = 0; i < m; ++i) acc[i] += al[i] * blj;
+    }
+    T *__restrict cj = c + j * ldc;
+    if (read_c)
+      for (int i = 0; i < m; ++i) cj[i] = store_as<T>(alpha * acc[i] + beta * load(cj[i]));
+    else
+      for (int i = 0; i < m; ++i) cj[i] = store_as<T>(alpha * acc[i]);
+  };
+  for (int j = 0; j < n; ++j) {
+    if constexpr (M > 0) column(acc_local, j);
+    else column(acc_ws, j);
+  }
 }
 
 template <class T>
 int gemm(const GemmProblem<T> &p, Workspace &ws) {
   using CT = C<T>;
-  const int m = p.m, n = p.n, k = p.k;
-  if (m == 0 || n == 0) return 0;
-  View<T> Cv = view(p.C, p.ldc, p.layout);
-  CT alpha = load(p.alpha), beta = load(p.beta), zero(0);
-  CT *acc = ws.get<CT>(0, std::size_t(m) * n);
-  for (std::size_t i = 0; i < std::size_t(m) * n; ++i) acc[i] = zero;
-  if (alpha != zero && k > 0) {
-    CT *a = ws.get<CT>(1, std::size_t(m) * k), *b = ws.get<CT>(2, std::size_t(k) * n);
-    load_matrix(view(p.A, p.lda, p.layout), p.ta, m, k, a);
-    load_matrix(view(p.B, p.ldb, p.layout), p.tb, k, n, b);
-    for (int j = 0; j < n; ++j) {
-      CT *cj = acc + std::size_t(j) * m;
-      for (int l = 0; l < k; ++l) {
-        CT blj = b[l + std::size_t(j) * k];
-        const CT *al = a + std::size_t(l) * m;
-        for (int i = 0; i < m; ++i) cj[i] += al[i] * blj;
-      }
+  if (p.m == 0 || p.n == 0) return 0;
+  // op(A) (m x k) and op(B) (k x n) as strided arrays; row-major C is column-major C^T,
+  // and C^T = op(B)^T op(A)^T.
+  Strided<T> sa = strided(view(p.A, p.lda, p.layout), p.ta);
+  Strided<T> sb = strided(view(p.B, p.ldb, p.layout), p.tb);
+  int m = p.m, n = p.n;
+  if (p.layout == BLAS_RowMajor) {
+    Strided<T> t = sa;
+    sa = sb.transposed(), sb = t.transposed();
+    std::swap(m, n);
+  }
+  const int k = p.k;
+  CT alpha = load(p.alpha), beta = load(p.beta);
+  const int kk = alpha == CT(0) ? 0 : k;  // alpha = 0: A and B are not read
+  // A must be column-major in the compute type; B only in the compute type.
+  const CT *a = nullptr, *b = nullptr;
+  int64_t lda = m, bsi = 1, bsj = kk;
+  constexpr bool same = std::is_same_v<T, CT>;
+  if (kk > 0) {
+    if (same && sa.si == 1 && !sa.conj) a = reinterpret_cast<const CT *>(sa.a), lda = sa.sj;
+    else {
+      CT *buf = ws.get<CT>(1, std::size_t(m) * kk);
+      load_matrix(sa, m, kk, buf);
+      a = buf;
+    }
+    if (same && !sb.conj) b = reinterpret_cast<const CT *>(sb.a), bsi = sb.si, bsj = sb.sj;
+    else {
+      CT *buf = ws.get<CT>(2, std::size_t(kk) * n);
+      load_matrix(sb, kk, n, buf);
+      b = buf;
     }
   }
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      CT r = alpha * acc[i + std::size_t(j) * m];
-      if (beta != zero) r += beta * load(Cv(i, j));  // beta = 0: C is not read
-      Cv(i, j) = store_as<T>(r);
-    }
+  CT *acc = m > 16 ? ws.get<CT>(0, std::size_t(m)) : nullptr;
+  const int64_t ldc = p.ldc;
+  switch (m) {
+#define BB_GEMM_M(M) \
+  case M: gemm_columns<T, M>(m, n, kk, alpha, a, lda, b, bsi, bsj, beta, p.C, ldc, acc); break;
+    BB_GEMM_M(1) BB_GEMM_M(2) BB_GEMM_M(3) BB_GEMM_M(4) BB_GEMM_M(5) BB_GEMM_M(6) BB_GEMM_M(7)
+    BB_GEMM_M(8) BB_GEMM_M(9) BB_GEMM_M(10) BB_GEMM_M(11) BB_GEMM_M(12) BB_GEMM_M(13)
+    BB_GEMM_M(14) BB_GEMM_M(15) BB_GEMM_M(16)
+#undef BB_GEMM_M
+    default: gemm_columns<T, 0>(m, n, kk, alpha, a, lda, b, bsi, bsj, beta, p.C, ldc, acc);
+  }
   return 0;
 }
 
@@ -96,11 +183,9 @@ int triangular(const TriangularProblem<T> &p, Workspace &ws) {
       }
       M[i + std::size_t(j) * r] = x;
     }
-  for (int c = 0; c < cols; ++c)
-    for (int i = 0; i < r; ++i) {
-      CT x = left ? load(Bv(i, c)) : load(Bv(c, i));
-      b[i + std::size_t(c) * r] = alpha * x;
-    }
+  Strided<T> sb = left ? strided(Bv) : strided(Bv).transposed();  // B or B^T, r x cols
+  load_matrix(sb, r, cols, b);
+  for (std::size_t i = 0; i < std::size_t(r) * cols; ++i) b[i] = alpha * b[i];
   for (int c = 0; c < cols; ++c) {
     CT *x = b + std::size_t(c) * r;
     if (p.solve) {
@@ -108,12 +193,14 @@ int triangular(const TriangularProblem<T> &p, Workspace &ws) {
         for (int k = 0; k < r; ++k) {
           const CT *mk = M + std::size_t(k) * r;
           x[k] = x[k] / mk[k];
+#pragma omp simd
           for (int i = k + 1; i < r; ++i) x[i] -= mk[i] * x[k];
         }
       else
         for (int k = r - 1; k >= 0; --k) {
           const CT *mk = M + std::size_t(k) * r;
           x[k] = x[k] / mk[k];
+#pragma omp simd
           for (int i = 0; i < k; ++i) x[i] -= mk[i] * x[k];
         }
     } else {
@@ -122,23 +209,20 @@ int triangular(const TriangularProblem<T> &p, Workspace &ws) {
           const CT *mk = M + std::size_t(k) * r;
           CT t = x[k];
           x[k] = t * mk[k];
+#pragma omp simd
           for (int i = k + 1; i < r; ++i) x[i] += mk[i] * t;
         }
       else
         for (int k = 0; k < r; ++k) {
           const CT *mk = M + std::size_t(k) * r;
           CT t = x[k];
+#pragma omp simd
           for (int i = 0; i < k; ++i) x[i] += mk[i] * t;
           x[k] = t * mk[k];
         }
     }
   }
-  for (int c = 0; c < cols; ++c)
-    for (int i = 0; i < r; ++i) {
-      T v = store_as<T>(b[i + std::size_t(c) * r]);
-      if (left) Bv(i, c) = v;
-      else Bv(c, i) = v;
-    }
+  store_matrix(sb, r, cols, b);
   return 0;
 }
 
@@ -175,6 +259,7 @@ int getrf(const GetrfProblem<T> &p, Workspace &ws) {
     for (int c = j + 1; c < n; ++c) {
       CT *ac = a + std::size_t(c) * m;
       CT u = ac[j];
+#pragma omp simd
       for (int i = j + 1; i < m; ++i) ac[i] -= aj[i] * u;
     }
   }
@@ -210,6 +295,7 @@ int getri(const GetriProblem<T> &p, Workspace &ws) {
     for (int k = j + 1; k < n; ++k) {
       CT wk = w[k];
       CT *ak = a + std::size_t(k) * n, *aj = a + std::size_t(j) * n;
+#pragma omp simd
       for (int i = 0; i < n; ++i) aj[i] -= ak[i] * wk;
     }
   }
@@ -256,6 +342,7 @@ int potrf(const PotrfProblem<T> &p, Workspace &ws) {
     for (int c = j + 1; c < n; ++c) {
       CT *ac = a + std::size_t(c) * n;
       CT l = conj(aj[c]);
+#pragma omp simd
       for (int i = c; i < n; ++i) ac[i] -= aj[i] * l;
     }
   }
@@ -307,6 +394,7 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
     for (int c = j + 1; c < n; ++c) {
       CT *ac = a + std::size_t(c) * m + j;
       ac[0] -= w[c];
+#pragma omp simd
       for (int i = 1; i < len; ++i) ac[i] -= v[i] * w[c];
     }
   }

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the build into a scratch prefix, then builds and runs the C demo twice as a user
+# would: through find_package(blas_batched) and through pkg-config.
+#   examples/check_install.sh <build-dir> <scratch-dir>
+set -euo pipefail
+build=$1 scratch=$2
+src=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$scratch" && mkdir -p "$scratch"
+cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
+libdir=$(dirname "$(find "$scratch/prefix" -name 'libblas_batched.so' | head -n1)")
+
+echo "== CMake package"
+cmake -S "$src/consumer" -B "$scratch/cmake-build" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
+cmake --build "$scratch/cmake-build" >/dev/null
+"$scratch/cmake-build/consumer_demo"
+
+echo "== pkg-config"
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+cc -std=c11 -Wall -Wextra -pedantic-errors "$src/demo.c" $(pkg-config --cflags --libs blas_batched) -lm -o "$scratch/pc_demo"
+LD_LIBRARY_PATH="$libdir" "$scratch/pc_demo"

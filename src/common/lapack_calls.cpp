@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <mutex>
 
 // Fortran BLAS/LAPACK symbols (LP64, gfortran hidden string lengths last).
 extern "C" {
@@ -157,9 +158,25 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
   });
 }
 
-int blas_threads() { return openblas_get_num_threads ? openblas_get_num_threads() : 1; }
-void set_blas_threads(int n) {
-  if (openblas_set_num_threads) openblas_set_num_threads(n);
+namespace {
+std::mutex guard_mutex;
+int guard_count = 0, saved_threads = 1;
+}  // namespace
+
+SingleThreadedBlas::SingleThreadedBlas(bool active)
+    : active_(active && openblas_get_num_threads && openblas_set_num_threads) {
+  if (!active_) return;
+  std::lock_guard<std::mutex> lock(guard_mutex);
+  if (guard_count++ == 0) {
+    saved_threads = openblas_get_num_threads();
+    if (saved_threads > 1) openblas_set_num_threads(1);
+  }
+}
+
+SingleThreadedBlas::~SingleThreadedBlas() {
+  if (!active_) return;
+  std::lock_guard<std::mutex> lock(guard_mutex);
+  if (--guard_count == 0 && saved_threads > 1) openblas_set_num_threads(saved_threads);
 }
 
 #define BB_INSTANTIATE(T)                                           \

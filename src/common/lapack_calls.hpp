@@ -23,9 +23,18 @@ template <class T> int getri(const GetriProblem<T> &p, Workspace &ws);
 template <class T> int potrf(const PotrfProblem<T> &p, Workspace &ws);
 template <class T> int geqrf(const GeqrfProblem<T> &p, Workspace &ws);
 
-// OpenBLAS's own thread count, so a parallel loop over problems can run each call on one
-// thread and restore the caller's setting afterwards. No-ops with another BLAS.
-int blas_threads();
-void set_blas_threads(int n);
+// While alive, OpenBLAS runs single-threaded: a parallel loop over problems gives each call
+// one thread. Nested and concurrent guards share one count, so the caller's own setting is
+// saved by the first and restored by the last. No-op with another BLAS.
+class SingleThreadedBlas {
+ public:
+  explicit SingleThreadedBlas(bool active);
+  ~SingleThreadedBlas();
+  SingleThreadedBlas(const SingleThreadedBlas &) = delete;
+  SingleThreadedBlas &operator=(const SingleThreadedBlas &) = delete;
+
+ private:
+  bool active_;
+};
 
 }  // namespace bb::lapack

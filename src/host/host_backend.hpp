@@ -58,8 +58,7 @@ int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool
   const int threads = omp_get_max_threads();
   const bool parallel = !serial && total > 1 && threads > 1 && work >= kParallelWork;
   // One OpenBLAS thread per problem while the loop itself is parallel.
-  const int saved_blas_threads = parallel && any_lapack ? lapack::blas_threads() : 0;
-  if (saved_blas_threads > 1) lapack::set_blas_threads(1);
+  lapack::SingleThreadedBlas one_blas_thread(parallel && any_lapack);
   const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 32));
   std::atomic<bool> oom{false};
   int64_t failures = 0;
@@ -78,7 +77,6 @@ int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool
     if (c.info) c.info[p] = r;
     failures += r != 0;
   }
-  if (saved_blas_threads > 1) lapack::set_blas_threads(saved_blas_threads);
   alloc_failed = oom;
   return failures;
 }

@@ -144,6 +144,11 @@ int potrf(const PotrfProblem<T> &p, Workspace &) {
   bool upper = (p.uplo == BLAS_Upper) != (p.layout == BLAS_RowMajor);
   int info = 0;
   fortran<T>::potrf(upper ? "U" : "L", &p.n, p.A, &p.lda, &info, 1);
+  // OpenBLAS tests each pivot with `<= 0` only, so a NaN pivot (SPEC: info = i) goes
+  // unreported. A NaN pivot leaves NaN on the diagonal there and after, while every earlier
+  // pivot was positive: the first NaN on the diagonal before the reported failure is the one.
+  for (int i = 0; i < (info > 0 ? info - 1 : p.n); ++i)
+    if (isnan_any(p.A[i + std::size_t(i) * p.lda])) return i + 1;
   return info;
 }
 

@@ -320,11 +320,12 @@ int potrf(const PotrfProblem<T> &p, Workspace &ws) {
   const int n = p.n;
   if (n == 0) return 0;
   View<T> Av = view(p.A, p.lda, p.layout);
-  const bool upper = p.uplo == BLAS_Upper;
+  // L itself, or L = U^H read through the conjugate transpose: either way the stored triangle.
+  const Strided<T> L = strided(Av, p.uplo == BLAS_Upper ? BLAS_ConjTrans : BLAS_NoTrans);
   CT *a = ws.get<CT>(0, std::size_t(n) * n);
   auto at = [&](int i, int j) -> CT & { return a[i + std::size_t(j) * n]; };
   for (int j = 0; j < n; ++j)
-    for (int i = j; i < n; ++i) at(i, j) = upper ? conj(load(Av(j, i))) : load(Av(i, j));
+    for (int i = j; i < n; ++i) at(i, j) = L.conj ? conj(load(L.a[i * L.si + j * L.sj])) : load(L.a[i * L.si + j * L.sj]);
   int info = 0, done = n;
   for (int j = 0; j < n; ++j) {
     CR<T> d = real(at(j, j));
@@ -347,10 +348,7 @@ int potrf(const PotrfProblem<T> &p, Workspace &ws) {
     }
   }
   for (int j = 0; j < done; ++j)  // columns past a failure are left as they were
-    for (int i = j; i < n; ++i) {
-      if (upper) Av(j, i) = store_as<T>(conj(at(i, j)));
-      else Av(i, j) = store_as<T>(at(i, j));
-    }
+    for (int i = j; i < n; ++i) L.a[i * L.si + j * L.sj] = store_as<T>(L.conj ? conj(at(i, j)) : at(i, j));
   return info;
 }
 

@@ -50,6 +50,7 @@ CallRecord &last_call_record() {
 
 extern "C" __attribute__((visibility("default"))) const char *blas_batched_last_call(void) {
   bb::CallRecord &r = bb::last_call_record();
+  if (!*r.precision) return "no BLAS_*_batched call on this thread yet";
   std::string &t = r.text;
   char buf[160];
   std::snprintf(buf, sizeof buf, "%s_batched_%s: returned %d, backend %s, %zu group(s)",

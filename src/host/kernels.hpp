@@ -324,8 +324,10 @@ int potrf(const PotrfProblem<T> &p, Workspace &ws) {
   const Strided<T> L = strided(Av, p.uplo == BLAS_Upper ? BLAS_ConjTrans : BLAS_NoTrans);
   CT *a = ws.get<CT>(0, std::size_t(n) * n);
   auto at = [&](int i, int j) -> CT & { return a[i + std::size_t(j) * n]; };
-  for (int j = 0; j < n; ++j)
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < j; ++i) at(i, j) = CT(0);  // scratch above the diagonal, never stored
     for (int i = j; i < n; ++i) at(i, j) = L.conj ? conj(load(L.a[i * L.si + j * L.sj])) : load(L.a[i * L.si + j * L.sj]);
+  }
   int info = 0, done = n;
   for (int j = 0; j < n; ++j) {
     CR<T> d = real(at(j, j));
@@ -343,8 +345,10 @@ int potrf(const PotrfProblem<T> &p, Workspace &ws) {
     for (int c = j + 1; c < n; ++c) {
       CT *ac = a + std::size_t(c) * n;
       CT l = conj(aj[c]);
+      // Whole columns: rows above c only touch the scratch triangle, and a fixed trip count
+      // vectorizes without remainder loops at the tiny sizes.
 #pragma omp simd
-      for (int i = c; i < n; ++i) ac[i] -= aj[i] * l;
+      for (int i = 0; i < n; ++i) ac[i] -= aj[i] * l;
     }
   }
   for (int j = 0; j < done; ++j)  // columns past a failure are left as they were

@@ -13,7 +13,7 @@ gpu=${gpu:-nogpu}
 build=$root/build-gpu
 t0=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+cmake --build "$build" -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
 t1=$(date +%s)
 (cd "$build" && ctest -j 8 --output-on-failure --timeout 900 > "$out/ctest-$gpu.log" 2>&1); rc=$?
 t2=$(date +%s)

@@ -20,6 +20,9 @@ struct complex {
   R re, im;
   complex() = default;
   constexpr complex(R r) : re(r), im(R(0)) {}
+  // From any other real type, explicitly: GCC 13 does not convert float to _Float16 implicitly.
+  template <class S, std::enable_if_t<std::is_arithmetic_v<S> && !std::is_same_v<S, R>, int> = 0>
+  explicit constexpr complex(S r) : re(R(r)), im(R(0)) {}
   constexpr complex(R r, R i) : re(r), im(i) {}
   template <class S>
   explicit constexpr complex(const complex<S> &o) : re(R(o.re)), im(R(o.im)) {}

@@ -62,20 +62,26 @@ int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool
   const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 32));
   std::atomic<bool> oom{false};
   int64_t failures = 0;
-#pragma omp parallel for schedule(dynamic, chunk) reduction(+ : failures) if (parallel)
-  for (int64_t t = 0; t < total; ++t) {
-    std::size_t gi = std::upper_bound(first.begin(), first.end(), t) - first.begin() - 1;
-    const GroupPlan &gp = plan[gi];
-    const int64_t p = gp.offset + (t - first[gi]);
-    int r;
-    try {
-      r = solve(c.problem(gp.group, p), gp.where, thread_workspace());
-    } catch (const std::bad_alloc &) {
-      r = BLAS_BATCHED_ERR_ALLOC;
-      oom = true;
+#pragma omp parallel reduction(+ : failures) if (parallel)
+  {
+    Workspace &ws = thread_workspace();  // once per thread, not per problem
+    std::size_t gi = 0;                  // the group of the last problem: loop indices only grow
+#pragma omp for schedule(dynamic, chunk)
+    for (int64_t t = 0; t < total; ++t) {
+      if (t < first[gi] || t >= first[gi + 1])
+        gi = std::upper_bound(first.begin(), first.end(), t) - first.begin() - 1;
+      const GroupPlan &gp = plan[gi];
+      const int64_t p = gp.offset + (t - first[gi]);
+      int r;
+      try {
+        r = solve(c.problem(gp.group, p), gp.where, ws);
+      } catch (const std::bad_alloc &) {
+        r = BLAS_BATCHED_ERR_ALLOC;
+        oom = true;
+      }
+      if (c.info) c.info[p] = r;
+      failures += r != 0;
     }
-    if (c.info) c.info[p] = r;
-    failures += r != 0;
   }
   alloc_failed = oom;
   return failures;

@@ -463,6 +463,26 @@ template <class T>
 class GetrfGetri : public ::testing::Test {};
 TYPED_TEST_SUITE(GetrfGetri, AllPrecisions, PrecisionNames);
 
+// Runs `run` on the reference backend and checks that output on its own, then runs and checks
+// every other backend against it. Returns the reference output, which later steps build on.
+template <class T, class Run, class Check>
+Output<T> against_reference(const char *routine, const Batch<T> &b, Run run, Check check) {
+  Output<T> ref;
+  {
+    BackendScope s("reference");
+    ref = run(b);
+    SCOPED_TRACE(std::string(routine) + " backend reference");
+    check(b, ref, nullptr, "reference");
+  }
+  for (const char *backend : backends_for<T>()) {
+    if (::testing::Test::HasFatalFailure()) break;
+    SCOPED_TRACE(std::string(routine) + " backend " + backend);
+    BackendScope s(backend);
+    check(b, run(b), &ref, backend);
+  }
+  return ref;
+}
+
 // Dominant inputs: getrf against the known pivots and the reference, then getri on the
 // reference's factors against the reference's inverse.
 template <class T>
@@ -476,31 +496,11 @@ void check_dominant(BLAS_Layout layout, int level) {
   for (const auto &r : kRect) f.add(r[0], r[1], batch_for(std::max(r[0], r[1]), idx++), make);
   auto planted = [&](int, int n, int pad, int) { return planted_problem<T>(n, layout, pad); };
   for (int n : {1, 2, 3, 4, 7, 16, 31, 32, 33, is_quad<T> ? 48 : 64}) f.add(n, n, 3, planted);
-  Output<T> ref;
-  {
-    BackendScope s("reference");
-    ref = run_getrf(f);
-    SCOPED_TRACE("getrf backend reference");
-    ASSERT_NO_FATAL_FAILURE(check_getrf(f, ref, nullptr, "reference"));
-  }
-  for (const char *backend : backends_for<T>()) {
-    SCOPED_TRACE(std::string("getrf backend ") + backend);
-    BackendScope s(backend);
-    ASSERT_NO_FATAL_FAILURE(check_getrf(f, run_getrf(f), &ref, backend));
-  }
+  const Output<T> ref = against_reference<T>("getrf", f, run_getrf<T>, check_getrf<T>);
+  if (::testing::Test::HasFatalFailure()) return;
   Batch<T> g = factors_of(f, ref);
-  Output<T> gref;
-  {
-    BackendScope s("reference");
-    gref = run_getri(g);
-    SCOPED_TRACE("getri backend reference");
-    ASSERT_NO_FATAL_FAILURE(check_getri(g, gref, nullptr, "reference"));
-  }
-  for (const char *backend : backends_for<T>()) {
-    SCOPED_TRACE(std::string("getri backend ") + backend);
-    BackendScope s(backend);
-    ASSERT_NO_FATAL_FAILURE(check_getri(g, run_getri(g), &gref, backend));
-  }
+  const Output<T> gref = against_reference<T>("getri", g, run_getri<T>, check_getri<T>);
+  if (::testing::Test::HasFatalFailure()) return;
 }
 
 // Random inputs: each backend's getrf, then its getri on its own factors; residuals only.
@@ -557,18 +557,8 @@ void check_singular(BLAS_Layout layout) {
   f.add(0, 0, 2, make);
   for (const auto &r : {std::pair{40, 7}, {7, 40}, {1, 9}, {9, 1}, {3, 36}})
     f.add(r.first, r.second, kKinds, make);
-  Output<T> ref;
-  {
-    BackendScope s("reference");
-    ref = run_getrf(f);
-    SCOPED_TRACE("getrf backend reference");
-    ASSERT_NO_FATAL_FAILURE(check_getrf(f, ref, nullptr, "reference"));
-  }
-  for (const char *backend : backends_for<T>()) {
-    SCOPED_TRACE(std::string("getrf backend ") + backend);
-    BackendScope s(backend);
-    ASSERT_NO_FATAL_FAILURE(check_getrf(f, run_getrf(f), &ref, backend));
-  }
+  const Output<T> ref = against_reference<T>("getrf", f, run_getrf<T>, check_getrf<T>);
+  if (::testing::Test::HasFatalFailure()) return;
   // getri on the reference's factors (singular ones included, info as getrf's), plus per
   // group three factorizations of kind 0 with U(i, i) zeroed: a random i, i = 0 as -0,
   // and two of them (the first counts).
@@ -592,18 +582,8 @@ void check_singular(BLAS_Layout layout) {
     }
     p += gr.count;
   }
-  Output<T> href;
-  {
-    BackendScope s("reference");
-    href = run_getri(h);
-    SCOPED_TRACE("getri backend reference");
-    ASSERT_NO_FATAL_FAILURE(check_getri(h, href, nullptr, "reference"));
-  }
-  for (const char *backend : backends_for<T>()) {
-    SCOPED_TRACE(std::string("getri backend ") + backend);
-    BackendScope s(backend);
-    ASSERT_NO_FATAL_FAILURE(check_getri(h, run_getri(h), &href, backend));
-  }
+  const Output<T> href = against_reference<T>("getri", h, run_getri<T>, check_getri<T>);
+  if (::testing::Test::HasFatalFailure()) return;
 }
 
 TYPED_TEST(GetrfGetri, ColumnMajorDominant) { check_dominant<typename TypeParam::type>(BLAS_ColMajor, 2); }

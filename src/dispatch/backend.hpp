@@ -12,23 +12,16 @@ enum class Backend { native, vendor, reference };
 bool backend_from_env(Backend &b);
 const char *backend_name(Backend b);
 
-// Largest order at which the host kernels beat one OpenBLAS call per problem (measured with
-// bench/, r64 and r32; see SPEC.md "Host backend").
-inline int host_kernel_limit(Routine r) {
-  switch (r) {
-    case Routine::gemm: return 32;
-    case Routine::trsm:
-    case Routine::trmm: return 32;
-    default: return 32;
-  }
-}
+// Largest order the native backend gives its own host kernels (r32..c64); above it one
+// OpenBLAS call per problem. A judgement, not yet a measured crossover (SPEC.md section 7).
+constexpr int64_t kHostKernelMaxOrder = 32;
 
 template <class T>
 Where host_choice(Backend b, Routine r, int64_t order) {
   if (b == Backend::reference) return Where::reference;
   if (!lapack::available<T>) return Where::host_kernel;  // nothing else has these precisions
   if (b == Backend::vendor) return Where::host_lapack;
-  return order <= host_kernel_limit(r) ? Where::host_kernel : Where::host_lapack;
+  return order <= kHostKernelMaxOrder ? Where::host_kernel : Where::host_lapack;
 }
 
 }  // namespace bb

@@ -1,25 +1,47 @@
 #!/usr/bin/env bash
-# One job for the GPU machine: build, run the whole test suite (GPU tests included), and run the
-# benchmark sweep; logs and CSVs go to $OUT (or ./gpu-out). Usage from the device tool:
+# One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
+# (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
+# $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune
+# (default: test sanitize bench). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
-#                                       machine lacks OpenBLAS/LAPACK; see shared/tools)
+#                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
+results=${OUT:-$root/gpu-out}  # what must come back: CSVs, the tuning table, one log archive
+out=$(mktemp -d)                 # logs, archived into $results at the end
+mkdir -p "$results"
+trap 'tar czf "$results/logs-$gpu.tgz" -C "$out" . 2>/dev/null; cp "$out"/*.csv "$out"/*.inc "$out"/*.png "$results"/ 2>/dev/null' EXIT
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 | tr ' ' '-')
 gpu=${gpu:-nogpu}
+stages=${*:-test sanitize bench}
+has() { [[ " $stages " == *" $1 "* ]]; }
 { nvidia-smi 2>&1 | head -15; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; } > "$out/machine-$gpu.txt"
-build=$root/build-gpu
+build=${BUILD:-$root/build-gpu}
+rc=0
 t0=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
-t1=$(date +%s)
-(cd "$build" && ctest -j 8 --output-on-failure --timeout 900 > "$out/ctest-$gpu.log" 2>&1); rc=$?
-t2=$(date +%s)
-"$build/bench/blas_batched_bench" --routine gemm,getrf,potrf --prec r64,r32 --sizes 4,8,16 --batch 100000 \
-  --backend native,vendor,reference --check --reps 5 --csv "$out/host-bench-$gpu-host.csv" > "$out/bench-$gpu.log" 2>&1
-echo "build $((t1 - t0)) s, tests $((t2 - t1)) s, ctest rc $rc"
-grep -E "tests passed|tests failed|Failed|SKIP" "$out/ctest-$gpu.log" | tail -15
-tail -20 "$out/bench-$gpu.log"
+echo "build $(( $(date +%s) - t0 )) s"
+if has test; then
+  t1=$(date +%s)
+  (cd "$build" && ctest -j 8 -L cpu --output-on-failure --timeout 900 > "$out/ctest-cpu-$gpu.log" 2>&1) || rc=1
+  (cd "$build" && ctest -j 1 -L gpu --output-on-failure --timeout 900 > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
+  echo "tests $(( $(date +%s) - t1 )) s"
+  grep -hE "tests passed|tests failed|Failed|\(Failed\)|Not Run|Skipped" "$out/ctest-cpu-$gpu.log" "$out/ctest-gpu-$gpu.log" | tail -12
+fi
+if has sanitize; then
+  for tool in memcheck racecheck; do
+    BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
+      "$build/conformance/conformance_gpu_gemm" > "$out/sanitizer-$tool.log" 2>&1
+    s=$?; [ $s -eq 0 ] || rc=1
+    echo "compute-sanitizer $tool: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')"
+  done
+fi
+if has tune; then
+  OUT=$out BUILD=$build GB=0.5 bash "$root/tools/tune_gemm.sh" > /dev/null 2>&1 || rc=1
+fi
+if has bench; then
+  bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1
+  tail -40 "$out/bench-sweep-$gpu.log"
+fi
 exit $rc

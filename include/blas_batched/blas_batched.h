@@ -68,6 +68,10 @@ typedef enum BLAS_Side { BLAS_Left = 141, BLAS_Right = 142 } BLAS_Side;
 /* Return values beyond the standard's 0 / -k / count (see SPEC.md, "Return value"). */
 #define BLAS_BATCHED_ERR_ALLOC (-1001)   /* host workspace could not be allocated */
 #define BLAS_BATCHED_ERR_BACKEND (-1002) /* BLAS_BATCHED_BACKEND names no backend */
+#define BLAS_BATCHED_ERR_DEVICE (-1003)  /* a CUDA call or kernel failed (launch failure, lost device) */
+#define BLAS_BATCHED_ERR_DEVICE_ALLOC (-1004) /* device or pinned host memory could not be allocated */
+#define BLAS_BATCHED_ERR_UNSUPPORTED (-1005)  /* device-resident data for a routine with no device
+                                                 path in this release or build; nothing was run */
 
 /* ---- the 56 entry points ------------------------------------------------------- */
 #define BLAS_BATCHED_DECLARE(p, T)                                                                 \
@@ -110,6 +114,17 @@ BLAS_BATCHED_DECLARE(c128, blas_c128_t)
  * group, where it ran ("host/tiny", "host/openblas", "reference", "skipped -9", ...).
  * The string stays valid until the thread's next call. */
 const char *blas_batched_last_call(void);
+
+/* The CUDA stream (a cudaStream_t passed as void *) that the calling thread's calls use for
+ * device-resident groups; NULL goes back to the library's own stream. Work already queued on
+ * the stream runs first. Calls stay synchronous: they wait for their own work on the stream
+ * before returning. Returns 0, or BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
+int blas_batched_set_cuda_stream(void *stream);
+
+/* With BLAS_BATCHED_DEVICE_TIMING=1 in the environment: the device time in ms of the calling
+ * thread's last call, from its first to its last operation on the GPU (host work before the
+ * first one is not included). Otherwise, or when the call had no device work, -1. */
+double blas_batched_last_device_ms(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

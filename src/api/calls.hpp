@@ -35,13 +35,42 @@ inline bool uplo_ok(BLAS_Uplo u) { return u == BLAS_Upper || u == BLAS_Lower; }
 inline bool side_ok(BLAS_Side s) { return s == BLAS_Left || s == BLAS_Right; }
 inline bool diag_ok(BLAS_Diag d) { return d == BLAS_NonUnit || d == BLAS_Unit; }
 
+// What one pass over a group's pointer array found: all non-NULL, and whether matrix p sits
+// at ptrs[off] + p * stride (then the device backend uploads no pointer array at all).
+struct PtrScan {
+  bool nonnull = true, strided = true;
+  int64_t stride_bytes = 0;
+  std::uintptr_t address_bits = 0;  // OR of all pointers: their common alignment
+};
+constexpr int64_t kParallelScan = 1 << 16;  // below this a thread team costs more than the pass
+
+template <class P>
+PtrScan scan_pointers(P *const *ptrs, int64_t off, int64_t count) {
+  PtrScan s;
+  if (count <= 0) return s;
+  const auto base = reinterpret_cast<std::uintptr_t>(ptrs[off]);
+  const std::uintptr_t step = count > 1 ? reinterpret_cast<std::uintptr_t>(ptrs[off + 1]) - base : 0;
+  s.stride_bytes = int64_t(step);
+  bool nonnull = true, strided = true;
+  std::uintptr_t bits = 0;
+#pragma omp parallel for reduction(&& : nonnull, strided) reduction(| : bits) if (count >= kParallelScan)
+  for (int64_t p = 0; p < count; ++p) {
+    const auto q = reinterpret_cast<std::uintptr_t>(ptrs[off + p]);
+    nonnull = nonnull && q != 0;
+    strided = strided && q == base + std::uintptr_t(p) * step;
+    bits |= q;
+  }
+  s.nonnull = nonnull, s.strided = strided, s.address_bits = bits;
+  return s;
+}
+
 // Pointers of problems [off, off + count) must be non-NULL when their matrix has elements.
 template <class P>
-bool pointers_ok(P *const *ptrs, int64_t off, int64_t count, bool needed) {
+bool pointers_ok(P *const *ptrs, int64_t off, int64_t count, bool needed, PtrScan *scan = nullptr) {
   if (!needed) return true;
-  for (int64_t p = off; p < off + count; ++p)
-    if (!ptrs[p]) return false;
-  return true;
+  PtrScan s = scan_pointers(ptrs, off, count);
+  if (scan) *scan = s;
+  return s.nonnull;
 }
 
 // Common to all routines: layout, group_count, group_sizes, info.
@@ -63,6 +92,7 @@ struct GemmCall : CallBase {
   T **B; const int *B_ld;
   const T *beta;
   T **C; const int *C_ld;
+  mutable PtrScan scan[3];  // of A, B, C in the last check_group (for the device backend)
 
   ArgList group_arrays() const {
     return {{2, A_trans}, {3, B_trans}, {4, m}, {5, n}, {6, k}, {7, alpha}, {9, A_ld}, {11, B_ld},
@@ -77,11 +107,12 @@ struct GemmCall : CallBase {
     if (k[g] < 0) return -6;
     bool an = A_trans[g] == BLAS_NoTrans, bn = B_trans[g] == BLAS_NoTrans;
     bool need_ab = m[g] > 0 && n[g] > 0 && k[g] > 0;
-    if (!pointers_ok(A, off, count, need_ab)) return -8;
+    for (PtrScan &s : scan) s = PtrScan{};
+    if (!pointers_ok(A, off, count, need_ab, &scan[0])) return -8;
     if (!ld_ok(layout, A_ld[g], an ? m[g] : k[g], an ? k[g] : m[g])) return -9;
-    if (!pointers_ok(B, off, count, need_ab)) return -10;
+    if (!pointers_ok(B, off, count, need_ab, &scan[1])) return -10;
     if (!ld_ok(layout, B_ld[g], bn ? k[g] : n[g], bn ? n[g] : k[g])) return -11;
-    if (!pointers_ok(C, off, count, m[g] > 0 && n[g] > 0)) return -13;
+    if (!pointers_ok(C, off, count, m[g] > 0 && n[g] > 0, &scan[2])) return -13;
     if (!ld_ok(layout, C_ld[g], m[g], n[g])) return -14;
     return 0;
   }

@@ -37,6 +37,9 @@ const char *where_name(Where w) {
     case Where::reference: return "host/reference";
     case Where::host_kernel: return "host/kernel";
     case Where::host_lapack: return "host/openblas";
+    case Where::cuda_kernel: return "cuda/kernel";
+    case Where::cuda_vendor: return "cuda/cublas";
+    case Where::cuda_staged: return "cuda/staged-host";
   }
   return "?";
 }
@@ -69,4 +72,8 @@ extern "C" __attribute__((visibility("default"))) const char *blas_batched_last_
   }
   if (r.groups.size() > shown) t += "\n  ...";
   return t.c_str();
+}
+
+extern "C" __attribute__((visibility("default"))) double blas_batched_last_device_ms(void) {
+  return bb::last_call_record().device_ms;
 }

@@ -5,6 +5,7 @@
 #include "../api/calls.hpp"
 #include "../host/host_backend.hpp"
 #include "backend.hpp"
+#include "device_backend.hpp"
 #include "record.hpp"
 
 #include <limits>
@@ -38,6 +39,12 @@ int check_call(const Call &c, int64_t &total) {
   return bad;
 }
 
+// info[0, count) = v; in parallel for the millions of problems a device call may have.
+inline void fill_info(int *info, int64_t count, int v) {
+#pragma omp parallel for if (count >= (int64_t(1) << 18))
+  for (int64_t p = 0; p < count; ++p) info[p] = v;
+}
+
 template <class T, class Call>
 int run_call(const Call &c) {
   CallRecord &rec = last_call_record();
@@ -48,22 +55,30 @@ int run_call(const Call &c) {
   if (!backend_from_env(backend)) return rec.result = BLAS_BATCHED_ERR_BACKEND;
   rec.backend = backend_name(backend);
 
+  // Plan every group before touching anything: a call that cannot run returns untouched.
   std::vector<host::GroupPlan> host_plan;
+  std::vector<DevicePlan> device_plan;
+  const bool gpu = cuda::available();
   int64_t failures = 0, offset = 0;
   rec.groups.reserve(c.group_count);
   for (int g = 0; g < c.group_count; ++g) {
     const int64_t count = c.group_sizes[g];
     GroupRecord gr{0, Where::none, count};
     if (count > 0) {
+      cuda::Residency res;
+      int mixed = gpu ? group_residency(c, offset, count, res) : 0;
+      if (!has_device_path<Call> && (mixed || res.device))
+        return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
       gr.code = c.check_group(g, offset, count);
-      if (gr.code) {  // the group is skipped; its problems report the argument
-        if (c.info)
-          for (int64_t p = offset; p < offset + count; ++p) c.info[p] = gr.code;
+      if (!gr.code) gr.code = mixed;
+      if (gr.code) {
         failures += count;
-      } else if (c.order(g) == 0) {  // zero-sized problems succeed without work
-        if (c.info)
-          for (int64_t p = offset; p < offset + count; ++p) c.info[p] = 0;
-      } else {
+      } else if (c.order(g) > 0 && res.device) {
+        DevicePlan d{g, offset, count, res.ordinal, Where::none, {}};
+        if constexpr (has_device_path<Call>)
+          for (int i = 0; i < 3; ++i) d.scan[i] = c.scan[i];
+        device_plan.push_back(d);
+      } else if (c.order(g) > 0) {
         gr.where = host_choice<T>(backend, Call::routine, c.order(g));
         host_plan.push_back({g, offset, count, c.order(g), gr.where});
       }
@@ -71,8 +86,28 @@ int run_call(const Call &c) {
     rec.groups.push_back(gr);
     offset += count;
   }
+  // Skipped and empty groups: info is -k or 0 without any work.
+  if (c.info) {
+    offset = 0;
+    for (int g = 0; g < c.group_count; ++g) {
+      const int64_t count = c.group_sizes[g];
+      const GroupRecord &gr = rec.groups[g];
+      if (count > 0 && (gr.code || c.order(g) == 0)) fill_info(c.info + offset, count, gr.code);
+      offset += count;
+    }
+  }
+  // Device work is queued first, so host groups run while the GPU works.
+  DeviceRun<T, Call> device(c, device_plan, backend);
+  int device_status = device.start();
   bool alloc_failed = false;
   failures += host::run(c, host_plan, backend == Backend::reference, alloc_failed);
+  const int finished = device.finish(rec.device_ms);
+  if (!device_status) device_status = finished;
+  for (const DevicePlan &d : device_plan) {
+    rec.groups[d.group].where = d.where;
+    if (!device_status && c.info) fill_info(c.info + d.offset, d.count, 0);
+  }
+  if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;
   rec.result = failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
                                                           : int(failures);

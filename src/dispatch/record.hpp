@@ -10,7 +10,12 @@
 namespace bb {
 
 // Where a group ran. New backends add entries here.
-enum class Where : uint8_t { none, reference, host_kernel, host_lapack };
+enum class Where : uint8_t {
+  none, reference, host_kernel, host_lapack,
+  cuda_kernel,  // the library's GPU kernels
+  cuda_vendor,  // cuBLAS
+  cuda_staged   // device data computed on the host (precisions without a GPU path)
+};
 const char *where_name(Where w);
 
 struct GroupRecord {
@@ -25,9 +30,10 @@ struct CallRecord {
   const char *backend = "";
   int result = 0;
   std::vector<GroupRecord> groups;
+  double device_ms = -1;  // with BLAS_BATCHED_DEVICE_TIMING=1
   std::string text;  // formatted on request
   void start(Routine r, const char *prec) {
-    routine = r, precision = prec, backend = "", result = 0;
+    routine = r, precision = prec, backend = "", result = 0, device_ms = -1;
     groups.clear();
   }
 };

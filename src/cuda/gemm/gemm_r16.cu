@@ -1,0 +1,6 @@
+// The r16 instantiation of the device gemm (one file per precision: parallel builds).
+#include "gemm_kernel.cuh"
+
+namespace bb::cuda {
+template int run_gemm<__half>(Session &, const GemmGroup *, int);
+}

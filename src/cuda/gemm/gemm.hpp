@@ -10,7 +10,7 @@ namespace bb::cuda {
 enum class DevPrec { r16, c16, r32, c32, r64, c64 };
 
 constexpr int kConfigVendor = -1;  // the group goes to cuBLAS
-constexpr int kConfigCount = 14;    // kernel shapes, kGemmShapes in gemm_kernel.cuh
+constexpr int kConfigCount = 18;  // 14..17: exact-shape flat kernels, chosen at plan time    // kernel shapes, kGemmShapes in gemm_kernel.cuh
 
 struct GemmGroup {
   int64_t problems;

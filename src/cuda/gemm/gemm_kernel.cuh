@@ -64,13 +64,16 @@ struct GemmShape {
 // Problems whose matrices are each one contiguous, 16-byte aligned block (ld = rows, sizes a
 // multiple of 16 bytes; the host checks) with at most MAXE elements: every matrix moves as
 // 16-byte vectors, C included, and the product runs from shared memory.
-template <class S, int MAXE_>
+// EXACT: the problem is exactly EXACT x EXACT x EXACT (EXACT^2 = MAXE), so the product loops
+// unroll completely with constant shared-memory offsets; 0 is any shape that fits.
+template <class S, int MAXE_, int EXACT_ = 0>
 struct FlatShape {
-  static constexpr int MAXE = MAXE_;
+  static constexpr int MAXE = MAXE_, EXACT = EXACT_;
+  static_assert(EXACT == 0 || EXACT * EXACT == MAXE);
   static constexpr int VEC = 16 / int(sizeof(S));
   static constexpr int VM = MAXE / VEC > 0 ? MAXE / VEC : 1;  // vectors of a largest matrix
   static constexpr int TEAM = VM < 128 ? VM : 128;
-  static constexpr int team_smem = 3 * MAXE * int(sizeof(S));
+  static constexpr int team_smem = 3 * MAXE * int(sizeof(S)) + 16;
   static constexpr int by_threads = 256 / TEAM;
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
   static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
@@ -80,14 +83,46 @@ struct FlatShape {
   static constexpr bool flat = true;
 };
 
+// C = alpha op(A) op(B) + beta C for one EXACT-sized problem in shared memory; this thread's
+// elements are t, t + TEAM, ...
+template <class S, class Shape, int TA, int TB>
+__device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int t,
+                                           const GemmDesc<S> &G) {
+  using CT = typename dev<S>::C;
+  constexpr int N = Shape::EXACT;
+#pragma unroll
+  for (int o = 0; o < Shape::OUTS; ++o) {
+    const int e = t + o * Shape::TEAM;
+    if (Shape::OUTS * Shape::TEAM > N * N && e >= N * N) break;
+    const int i = e % N, j = e / N;
+    CT acc = widen(zero<S>());
+    if (G.read_ab) {
+#pragma unroll
+      for (int kk = 0; kk < N; ++kk) {
+        S a = TA == 0 ? sA[i + kk * N] : sA[kk + i * N];
+        S b = TB == 0 ? sB[kk + j * N] : sB[j + kk * N];
+        if (TA == 2) a = conj(a);
+        if (TB == 2) b = conj(b);
+        acc = madd(acc, widen(a), widen(b));
+      }
+    }
+    CT v = mul(G.alpha, acc);
+    if (G.read_c) v = madd(v, G.beta, widen(sC[e]));
+    sC[e] = narrow<S>(v);
+  }
+}
+
 template <class S, class Shape>
 __global__ void __launch_bounds__(Shape::THREADS)
     gemm_flat(const __grid_constant__ GemmLaunch<S> L) {
   using CT = typename dev<S>::C;
   constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
-  __shared__ __align__(16) S smem[Shape::PPB][3][MAXE < VEC ? VEC : MAXE];
+  // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
+  // read different banks.
+  constexpr int M = MAXE < VEC ? VEC : MAXE;
+  __shared__ __align__(16) S smem[Shape::PPB][3 * M + VEC];
   const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
-  S *sA = smem[team][0], *sB = smem[team][1], *sC = smem[team][2];
+  S *sA = smem[team], *sB = sA + M, *sC = sB + M;
   const GemmDesc<S> *groups = L.table ? L.table : L.inline_groups;
   for (int64_t vb = blockIdx.x; vb < L.total_blocks; vb += gridDim.x) {
     int lo = 0, hi = L.groups - 1;
@@ -123,7 +158,21 @@ __global__ void __launch_bounds__(Shape::THREADS)
       }
     }
     __syncthreads();
-    if (active) {
+    if constexpr (Shape::EXACT > 0) {
+      if (active) {
+        switch (G.ta * 3 + G.tb) {
+          case 0: flat_exact<S, Shape, 0, 0>(sA, sB, sC, t, G); break;
+          case 1: flat_exact<S, Shape, 0, 1>(sA, sB, sC, t, G); break;
+          case 2: flat_exact<S, Shape, 0, 2>(sA, sB, sC, t, G); break;
+          case 3: flat_exact<S, Shape, 1, 0>(sA, sB, sC, t, G); break;
+          case 4: flat_exact<S, Shape, 1, 1>(sA, sB, sC, t, G); break;
+          case 5: flat_exact<S, Shape, 1, 2>(sA, sB, sC, t, G); break;
+          case 6: flat_exact<S, Shape, 2, 0>(sA, sB, sC, t, G); break;
+          case 7: flat_exact<S, Shape, 2, 1>(sA, sB, sC, t, G); break;
+          default: flat_exact<S, Shape, 2, 2>(sA, sB, sC, t, G); break;
+        }
+      }
+    } else if (active) {
 #pragma unroll
       for (int o = 0; o < Shape::OUTS; ++o) {
         const int e = t + o * TEAM;
@@ -295,7 +344,8 @@ using GemmShapes =
                GemmShape<S, 8, 2, 1>, GemmShape<S, 8, 2, 2>, GemmShape<S, 16, 2, 2>,
                GemmShape<S, 16, 4, 4>, GemmShape<S, 32, 4, 4>, GemmShape<S, 32, 2, 2>,
                GemmShape<S, 32, 4, 2>, FlatShape<S, 4>, FlatShape<S, 16>, FlatShape<S, 64>,
-               FlatShape<S, 256>>;
+               FlatShape<S, 256>, FlatShape<S, 4, 2>, FlatShape<S, 16, 4>, FlatShape<S, 64, 8>,
+               FlatShape<S, 256, 16>>;
 static_assert(std::tuple_size_v<GemmShapes<float>> == kConfigCount);
 
 template <class S, int I, class F>
@@ -391,8 +441,9 @@ int vendor_gemm(Session &s, const GemmGroup &g, const void *const *Ap, const voi
 
 // A flat configuration needs contiguous, 16-byte aligned matrices that fit; otherwise the
 // group takes the tiled configuration of the same size class.
-constexpr int kFirstFlatConfig = 10;
+constexpr int kFirstFlatConfig = 10, kFirstExactConfig = 14;
 constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
+constexpr int kFlatExact[] = {2, 4, 8, 16};
 constexpr int kFlatFallback[] = {0, 2, 4, 5};
 inline bool flat_eligible(const GemmGroup &g, std::size_t elem, int max_elements) {
   const int ar = g.ta == 0 ? g.m : g.k, br = g.tb == 0 ? g.k : g.n;
@@ -422,8 +473,14 @@ int run_gemm(Session &s, const GemmGroup *groups, int count) {
   std::vector<std::vector<int>> by_config(kConfigCount);
   for (int i = 0; i < count; ++i) {
     int c = groups[i].config;
-    if (c >= kFirstFlatConfig && !flat_eligible(groups[i], sizeof(S), kFlatMaxElements[c - kFirstFlatConfig]))
-      c = kFlatFallback[c - kFirstFlatConfig];
+    if (c >= kFirstFlatConfig) {
+      const int f = (c - kFirstFlatConfig) % 4;
+      const GemmGroup &g = groups[i];
+      if (!flat_eligible(g, sizeof(S), kFlatMaxElements[f])) c = kFlatFallback[f];
+      else if (g.m == kFlatExact[f] && g.n == kFlatExact[f] && g.k == kFlatExact[f])
+        c = kFirstExactConfig + f;  // the same flat kernel, fully unrolled for this shape
+      else c = kFirstFlatConfig + f;
+    }
     if (c >= 0) by_config[c].push_back(i);
   }
   std::vector<std::size_t> table_offset(kConfigCount, 0);

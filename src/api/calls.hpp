@@ -64,6 +64,42 @@ PtrScan scan_pointers(P *const *ptrs, int64_t off, int64_t count) {
   return s;
 }
 
+// scan_pointers for several arrays in one pass: one thread team per call instead of one per
+// array (waking a team costs more than the scan of a small group).
+template <class P, int N>
+void scan_pointer_arrays(P *const *const (&ptrs)[N], const bool (&needed)[N], int64_t off,
+                         int64_t count, PtrScan (&out)[N]) {
+  std::uintptr_t base[N], step[N];
+  for (int a = 0; a < N; ++a) {
+    out[a] = PtrScan{};
+    if (!needed[a] || count <= 0) continue;
+    base[a] = reinterpret_cast<std::uintptr_t>(ptrs[a][off]);
+    step[a] = count > 1 ? reinterpret_cast<std::uintptr_t>(ptrs[a][off + 1]) - base[a] : 0;
+    out[a].stride_bytes = int64_t(step[a]);
+  }
+#pragma omp parallel if (count >= kParallelScan)
+  {
+    bool nonnull[N], strided[N];
+    std::uintptr_t bits[N];
+    for (int a = 0; a < N; ++a) nonnull[a] = strided[a] = true, bits[a] = 0;
+#pragma omp for nowait
+    for (int64_t p = 0; p < count; ++p)
+      for (int a = 0; a < N; ++a) {
+        if (!needed[a]) continue;
+        const auto q = reinterpret_cast<std::uintptr_t>(ptrs[a][off + p]);
+        nonnull[a] = nonnull[a] && q != 0;
+        strided[a] = strided[a] && q == base[a] + std::uintptr_t(p) * step[a];
+        bits[a] |= q;
+      }
+#pragma omp critical(bb_scan_pointer_arrays)
+    for (int a = 0; a < N; ++a) {
+      out[a].nonnull = out[a].nonnull && nonnull[a];
+      out[a].strided = out[a].strided && strided[a];
+      out[a].address_bits |= bits[a];
+    }
+  }
+}
+
 // Pointers of problems [off, off + count) must be non-NULL when their matrix has elements.
 template <class P>
 bool pointers_ok(P *const *ptrs, int64_t off, int64_t count, bool needed, PtrScan *scan = nullptr) {
@@ -107,12 +143,12 @@ struct GemmCall : CallBase {
     if (k[g] < 0) return -6;
     bool an = A_trans[g] == BLAS_NoTrans, bn = B_trans[g] == BLAS_NoTrans;
     bool need_ab = m[g] > 0 && n[g] > 0 && k[g] > 0;
-    for (PtrScan &s : scan) s = PtrScan{};
-    if (!pointers_ok(A, off, count, need_ab, &scan[0])) return -8;
+    scan_pointer_arrays({A, B, C}, {need_ab, need_ab, m[g] > 0 && n[g] > 0}, off, count, scan);
+    if (!scan[0].nonnull) return -8;
     if (!ld_ok(layout, A_ld[g], an ? m[g] : k[g], an ? k[g] : m[g])) return -9;
-    if (!pointers_ok(B, off, count, need_ab, &scan[1])) return -10;
+    if (!scan[1].nonnull) return -10;
     if (!ld_ok(layout, B_ld[g], bn ? k[g] : n[g], bn ? n[g] : k[g])) return -11;
-    if (!pointers_ok(C, off, count, m[g] > 0 && n[g] > 0, &scan[2])) return -13;
+    if (!scan[2].nonnull) return -13;
     if (!ld_ok(layout, C_ld[g], m[g], n[g])) return -14;
     return 0;
   }

@@ -112,11 +112,42 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
   }
 }
 
+// The whole EXACT-sized problem in one 16-byte vector per matrix, in registers (TEAM == 1).
+template <class S, class Shape>
+__device__ __forceinline__ void flat_registers(const uint4 *ra, const uint4 *rb, uint4 *rc,
+                                               const GemmDesc<S> &G) {
+  using CT = typename dev<S>::C;
+  constexpr int N = Shape::EXACT;
+  static_assert(N * N * sizeof(S) == 16, "one vector per matrix");
+  S a[N * N], b[N * N], c[N * N];
+  memcpy(a, ra, 16), memcpy(b, rb, 16), memcpy(c, rc, 16);
+#pragma unroll
+  for (int e = 0; e < N * N; ++e) {
+    const int i = e % N, j = e / N;
+    CT acc = widen(zero<S>());
+    if (G.read_ab) {
+#pragma unroll
+      for (int kk = 0; kk < N; ++kk) {
+        S x = G.ta == 0 ? a[i + kk * N] : a[kk + i * N];
+        S y = G.tb == 0 ? b[kk + j * N] : b[j + kk * N];
+        if (G.ta == 2) x = conj(x);
+        if (G.tb == 2) y = conj(y);
+        acc = madd(acc, widen(x), widen(y));
+      }
+    }
+    CT v = mul(G.alpha, acc);
+    if (G.read_c) v = madd(v, G.beta, widen(c[e]));
+    c[e] = narrow<S>(v);
+  }
+  memcpy(rc, c, 16);
+}
+
 template <class S, class Shape>
 __global__ void __launch_bounds__(Shape::THREADS)
     gemm_flat(const __grid_constant__ GemmLaunch<S> L) {
   using CT = typename dev<S>::C;
   constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
+  constexpr bool in_registers = TEAM == 1 && Shape::EXACT > 0 && MAXE * sizeof(S) == 16;
   // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
   // read different banks.
   constexpr int M = MAXE < VEC ? VEC : MAXE;
@@ -150,12 +181,20 @@ __global__ void __launch_bounds__(Shape::THREADS)
         if (G.read_c && v < vc) rc[l] = C[v];
       }
 #pragma unroll
-      for (int l = 0; l < Shape::LOADS; ++l) {
+      for (int l = 0; l < Shape::LOADS && !in_registers; ++l) {
         const int v = t + l * TEAM;
         if (G.read_ab && v < va) reinterpret_cast<uint4 *>(sA)[v] = ra[l];
         if (G.read_ab && v < vbn) reinterpret_cast<uint4 *>(sB)[v] = rb[l];
         if (G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
       }
+    }
+    if constexpr (in_registers) {
+      // One thread owns the whole problem: it never leaves registers.
+      if (active) {
+        flat_registers<S, Shape>(ra, rb, rc, G);
+        *C = rc[0];
+      }
+      continue;  // every thread of the block is here: no barrier is skipped by some
     }
     __syncthreads();
     if constexpr (Shape::EXACT > 0) {

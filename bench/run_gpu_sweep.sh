@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The standard GPU gemm sweep (device memory, ~1 GB of matrix data per call, square NN, alpha 1,
+# beta 0.5), as committed under bench/results/. Produced on the device machine with
+#   device tool:  bash tools/gpu-check.sh tune test sanitize bench
+# (or alone:      bash bench/run_gpu_sweep.sh [out-dir] [build-dir]); then, here:
+#   python3 bench/plot.py bench/results/gemm-sweep-<GPU>.csv
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-${OUT:-$root/gpu-out}}
+build=${2:-${BUILD:-$root/build-gpu}}
+mkdir -p "$out"
+bench=$build/bench/blas_batched_bench
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1 | tr ' ' '-')
+csv=$out/gemm-sweep-$gpu.csv
+rm -f "$csv"
+run() { echo "+ $*"; "$bench" "$@" --device gpu --check --csv "$csv.part" && cat "$csv.part" >> "$csv.all"; rm -f "$csv.part"; }
+rm -f "$csv.all"
+sizes=2,4,8,16,24,32,48,64,96,128,192,256
+for p in r64 r32 c64 c32 r16; do
+  run --routine gemm --prec $p --sizes $sizes --backend native,vendor,cublas-direct
+done
+run --routine gemm --prec c16 --sizes 2,4,8,16,24,32,64,128 --backend native,vendor
+# One call, three groups (n = 8, 16, 32, a third of the bytes each), vs cublas<t>gemmGroupedBatched.
+for p in r64 r32; do
+  run --routine gemm --prec $p --sizes 8,16,32 --groups 3 --backend native,vendor,vendor-grouped
+done
+# Host overhead: 1000 problems of n = 4 (time_ms against kernel_ms).
+for p in r64 r32; do
+  run --routine gemm --prec $p --sizes 4 --batch 1000 --backend native,vendor --reps 50
+done
+# Pointer arrays that are not evenly spaced: uploaded once per call.
+run --routine gemm --prec r64 --sizes 4,16,32 --scatter --backend native,vendor --tag scatter
+# One CSV header, all rows.
+awk 'NR == 1 || !/^device,/' "$csv.all" > "$csv" && rm -f "$csv.all"
+echo "wrote $csv"

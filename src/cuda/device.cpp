@@ -140,37 +140,32 @@ void Session::clear_stale_error() { cudaGetLastError(); }
 
 int Session::check_launch() { return check(cudaGetLastError()); }
 
-char *Session::staging(std::size_t bytes) {
+// Buffers only grow (doubling), so a run of calls settles on one allocation. The old contents
+// need not survive: every call ends with finish(), so no copy or kernel still uses them.
+template <class Alloc, class Free>
+char *Session::grow(char *&buf, std::size_t &cap, std::size_t bytes, Alloc alloc, Free release) {
   if (status_) return nullptr;
-  if (bytes > ctx_->pinned_cap) {
-    if (ctx_->pinned) {
-      // The previous call's copies are complete: every call ends with finish().
-      cudaFreeHost(ctx_->pinned);
-      ctx_->pinned = nullptr, ctx_->pinned_cap = 0;
-    }
-    std::size_t cap = bytes < 2 * ctx_->pinned_cap ? 2 * ctx_->pinned_cap : bytes;
-    cap = cap < (1u << 16) ? (1u << 16) : cap;
-    if (check(cudaHostAlloc(reinterpret_cast<void **>(&ctx_->pinned), cap, cudaHostAllocDefault)))
-      return nullptr;
-    ctx_->pinned_cap = cap;
+  if (bytes > cap) {
+    std::size_t want = bytes < 2 * cap ? 2 * cap : bytes;
+    want = want < (1u << 16) ? (1u << 16) : want;
+    if (buf) release(buf);
+    buf = nullptr, cap = 0;
+    if (check(alloc(reinterpret_cast<void **>(&buf), want))) return nullptr;
+    cap = want;
   }
-  return ctx_->pinned;
+  return buf;
+}
+
+char *Session::staging(std::size_t bytes) {
+  return grow(ctx_->pinned, ctx_->pinned_cap, bytes,
+              [](void **p, std::size_t n) { return int(cudaHostAlloc(p, n, cudaHostAllocDefault)); },
+              [](char *p) { cudaFreeHost(p); });
 }
 
 char *Session::device_buffer(std::size_t bytes) {
-  if (status_) return nullptr;
-  if (bytes > ctx_->dev_cap) {
-    if (ctx_->dev) {
-      // Kernels of an earlier call on another stream may still read it only if the caller
-      // switched streams mid-flight; every call ends with finish(), so none do.
-      cudaFree(ctx_->dev);
-      ctx_->dev = nullptr, ctx_->dev_cap = 0;
-    }
-    std::size_t cap = bytes < (1u << 16) ? (1u << 16) : bytes;
-    if (check(cudaMalloc(reinterpret_cast<void **>(&ctx_->dev), cap))) return nullptr;
-    ctx_->dev_cap = cap;
-  }
-  return ctx_->dev;
+  return grow(ctx_->dev, ctx_->dev_cap, bytes,
+              [](void **p, std::size_t n) { return int(cudaMalloc(p, n)); },
+              [](char *p) { cudaFree(p); });
 }
 
 int Session::upload(std::size_t bytes) {

@@ -53,6 +53,8 @@ class Session {
   }
 
  private:
+  template <class Alloc, class Free>
+  char *grow(char *&buf, std::size_t &cap, std::size_t bytes, Alloc alloc, Free release);
   struct Context;
   Context *ctx_ = nullptr;
   int previous_device_ = -1, status_ = 0;

@@ -35,7 +35,23 @@ struct GemmDesc {
   int64_t sA, sB, sC;
   const S *const *Ap, *const *Bp;  // device pointer arrays, or null (strided)
   S *const *Cp;
+  __device__ const S *a(int64_t p) const { return Ap ? Ap[p] : A + p * sA; }
+  __device__ const S *b(int64_t p) const { return Bp ? Bp[p] : B + p * sB; }
+  __device__ S *c(int64_t p) const { return Cp ? Cp[p] : C + p * sC; }
 };
+
+// The group of block vb: the last whose block_begin <= vb (groups are in launch order).
+template <class S>
+__device__ __forceinline__ const GemmDesc<S> &group_of(const GemmDesc<S> *groups, int count,
+                                                       int64_t vb) {
+  int lo = 0, hi = count - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (groups[mid].block_begin <= vb) lo = mid;
+    else hi = mid - 1;
+  }
+  return groups[lo];
+}
 
 constexpr int kInlineGroups = 8;  // groups passed in the kernel's parameters, no upload
 
@@ -156,13 +172,7 @@ __global__ void __launch_bounds__(Shape::THREADS)
   S *sA = smem[team], *sB = sA + M, *sC = sB + M;
   const GemmDesc<S> *groups = L.table ? L.table : L.inline_groups;
   for (int64_t vb = blockIdx.x; vb < L.total_blocks; vb += gridDim.x) {
-    int lo = 0, hi = L.groups - 1;
-    while (lo < hi) {
-      int mid = (lo + hi + 1) / 2;
-      if (groups[mid].block_begin <= vb) lo = mid;
-      else hi = mid - 1;
-    }
-    const GemmDesc<S> &G = groups[lo];
+    const GemmDesc<S> &G = group_of(groups, L.groups, vb);
     const int m = G.m, n = G.n, k = G.k;
     const int64_t p = (vb - G.block_begin) * Shape::PPB + team;
     const bool active = p < G.problems;
@@ -170,9 +180,9 @@ __global__ void __launch_bounds__(Shape::THREADS)
     uint4 ra[Shape::LOADS], rb[Shape::LOADS], rc[Shape::LOADS];
     uint4 *C = nullptr;
     if (active) {
-      const uint4 *A = reinterpret_cast<const uint4 *>(G.Ap ? G.Ap[p] : G.A + p * G.sA);
-      const uint4 *B = reinterpret_cast<const uint4 *>(G.Bp ? G.Bp[p] : G.B + p * G.sB);
-      C = reinterpret_cast<uint4 *>(G.Cp ? G.Cp[p] : G.C + p * G.sC);
+      const uint4 *A = reinterpret_cast<const uint4 *>(G.a(p));
+      const uint4 *B = reinterpret_cast<const uint4 *>(G.b(p));
+      C = reinterpret_cast<uint4 *>(G.c(p));
 #pragma unroll
       for (int l = 0; l < Shape::LOADS; ++l) {
         const int v = t + l * TEAM;
@@ -269,13 +279,7 @@ __global__ void __launch_bounds__(Shape::THREADS)
   const GemmDesc<S> *groups = L.table ? L.table : L.inline_groups;
 
   for (int64_t vb = blockIdx.x; vb < L.total_blocks; vb += gridDim.x) {
-    int lo = 0, hi = L.groups - 1;  // the last group with block_begin <= vb
-    while (lo < hi) {
-      int mid = (lo + hi + 1) / 2;
-      if (groups[mid].block_begin <= vb) lo = mid;
-      else hi = mid - 1;
-    }
-    const GemmDesc<S> &G = groups[lo];
+    const GemmDesc<S> &G = group_of(groups, L.groups, vb);
     const int m = G.m, n = G.n, k = G.k;
     const int64_t tiles = int64_t(G.tiles_m) * G.tiles_n;
     const int64_t unit = (vb - G.block_begin) * Shape::PPB + team;
@@ -286,9 +290,7 @@ __global__ void __launch_bounds__(Shape::THREADS)
     const S *A = nullptr, *B = nullptr;
     S *C = nullptr;
     if (active) {
-      A = G.Ap ? G.Ap[p] : G.A + p * G.sA;
-      B = G.Bp ? G.Bp[p] : G.B + p * G.sB;
-      C = G.Cp ? G.Cp[p] : G.C + p * G.sC;
+      A = G.a(p), B = G.b(p), C = G.c(p);
     }
     // C is loaded first so its latency hides behind A and B.
     S cv[TM][TN];

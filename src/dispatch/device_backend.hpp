@@ -9,6 +9,7 @@
 #include "backend.hpp"
 
 #include <memory>
+#include <new>
 #include <type_traits>
 #include <vector>
 
@@ -160,7 +161,18 @@ class DeviceRun {
   DeviceRun(const Call &c, std::vector<DevicePlan> &plan, Backend backend)
       : c_(c), plan_(plan), backend_(backend) {}
 
+  // Host memory for plans and staging can run out like any other: no exception leaves the
+  // C API (SPEC.md section 5: the device groups' info is then unspecified).
   int start() {
+    try {
+      return start_groups();
+    } catch (const std::bad_alloc &) {
+      return BLAS_BATCHED_ERR_ALLOC;
+    }
+  }
+
+ private:
+  int start_groups() {
     if constexpr (!has_device_path<Call>) {
       return plan_.empty() ? 0 : BLAS_BATCHED_ERR_UNSUPPORTED;
     } else {
@@ -192,6 +204,7 @@ class DeviceRun {
     }
   }
 
+ public:
   // Waits for every device; the first failure wins. device_ms sums the devices' times.
   int finish(double &device_ms) {
     int status = 0;

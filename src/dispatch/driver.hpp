@@ -99,14 +99,15 @@ int run_call(const Call &c) {
   // Device work is queued first, so host groups run while the GPU works.
   DeviceRun<T, Call> device(c, device_plan, backend);
   int device_status = device.start();
+  // While the GPU works: device problems cannot fail one by one (their info is unspecified if
+  // the device fails, SPEC.md section 5), and the host groups run.
+  if (c.info)
+    for (const DevicePlan &d : device_plan) fill_info(c.info + d.offset, d.count, 0);
   bool alloc_failed = false;
   failures += host::run(c, host_plan, backend == Backend::reference, alloc_failed);
   const int finished = device.finish(rec.device_ms);
   if (!device_status) device_status = finished;
-  for (const DevicePlan &d : device_plan) {
-    rec.groups[d.group].where = d.where;
-    if (!device_status && c.info) fill_info(c.info + d.offset, d.count, 0);
-  }
+  for (const DevicePlan &d : device_plan) rec.groups[d.group].where = d.where;
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;
   rec.result = failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()

@@ -85,7 +85,7 @@ Residency residency(const void *p) {
   return r;
 }
 
-Session::Session(int ordinal) {
+Session::Session(int ordinal) : ordinal_(ordinal) {
   thread_local std::vector<std::unique_ptr<Context>> contexts;
   if (cudaGetDevice(&previous_device_) != cudaSuccess) previous_device_ = -1;
   if (check(cudaSetDevice(ordinal))) return;
@@ -114,11 +114,10 @@ Session::~Session() {
   if (previous_device_ >= 0) cudaSetDevice(previous_device_);
 }
 
+// The caller's stream serves the device it belongs to; other devices use their own stream.
 void *Session::stream() const {
   const UserStream &u = user_stream();
-  int dev = -1;
-  cudaGetDevice(&dev);
-  if (u.stream && u.device == dev) return u.stream;
+  if (u.stream && u.device == ordinal_) return u.stream;
   return ctx_ ? ctx_->own : nullptr;
 }
 
@@ -157,12 +156,14 @@ char *Session::grow(char *&buf, std::size_t &cap, std::size_t bytes, Alloc alloc
 }
 
 char *Session::staging(std::size_t bytes) {
+  if (!ctx_) return nullptr;
   return grow(ctx_->pinned, ctx_->pinned_cap, bytes,
               [](void **p, std::size_t n) { return int(cudaHostAlloc(p, n, cudaHostAllocDefault)); },
               [](char *p) { cudaFreeHost(p); });
 }
 
 char *Session::device_buffer(std::size_t bytes) {
+  if (!ctx_) return nullptr;
   return grow(ctx_->dev, ctx_->dev_cap, bytes,
               [](void **p, std::size_t n) { return int(cudaMalloc(p, n)); },
               [](char *p) { cudaFree(p); });

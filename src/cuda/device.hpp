@@ -57,7 +57,7 @@ class Session {
   char *grow(char *&buf, std::size_t &cap, std::size_t bytes, Alloc alloc, Free release);
   struct Context;
   Context *ctx_ = nullptr;
-  int previous_device_ = -1, status_ = 0;
+  int ordinal_ = -1, previous_device_ = -1, status_ = 0;
   bool timing_ = false, started_ = false;
 };
 

@@ -23,14 +23,25 @@ struct DevicePlan {
   PtrScan scan[3];
 };
 
+// Whether pointer array `index` (in pointer_arrays() order) holds matrices the group uses.
+template <class Call> bool pointer_array_used(const Call &, int, int) { return true; }
+template <class T> bool pointer_array_used(const GemmCall<T> &c, int g, int index) {
+  const bool mn = c.m[g] > 0 && c.n[g] > 0;
+  return index == 2 ? mn : mn && c.k[g] > 0;  // A, B, C
+}
+
 // 0 with the group's residency, or -k for the first pointer argument whose residency differs
 // from the first non-NULL pointer's. Looks at the first and last problem of each array
 // (SPEC.md section 5: a group has one residency; checking every pointer would cost a driver
 // call per matrix).
 template <class Call>
-int group_residency(const Call &c, int64_t off, int64_t count, cuda::Residency &res) {
+int group_residency(const Call &c, int g, int64_t off, int64_t count, cuda::Residency &res) {
   bool have = false;
+  int index = 0;
   for (const ArgRef &a : c.pointer_arrays()) {
+    // An array whose matrices are empty is never touched (it may even be NULL): its
+    // residency does not count.
+    if (!pointer_array_used(c, g, index++)) continue;
     const auto ptrs = static_cast<const void *const *>(a.ptr);
     for (int64_t p : {off, off + count - 1}) {
       if (!ptrs[p]) continue;
@@ -215,7 +226,9 @@ class DeviceRun {
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
-    sessions_.clear();
+    // Last in, first out: each session restores the device current before it, so the
+    // caller ends on its own device.
+    while (!sessions_.empty()) sessions_.pop_back();
     return status;
   }
 

@@ -66,11 +66,11 @@ int run_call(const Call &c) {
     GroupRecord gr{0, Where::none, count};
     if (count > 0) {
       cuda::Residency res;
-      int mixed = gpu ? group_residency(c, offset, count, res) : 0;
+      int mixed = gpu ? group_residency(c, g, offset, count, res) : 0;
       if (!has_device_path<Call> && (mixed || res.device))
         return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
       gr.code = c.check_group(g, offset, count);
-      if (!gr.code) gr.code = mixed;
+      if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
       if (gr.code) {
         failures += count;
       } else if (c.order(g) > 0 && res.device) {

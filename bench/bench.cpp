@@ -956,6 +956,7 @@ int main(int argc, char **argv) {
   if (ho.reps == 0) ho.reps = 5;
   if (go.gb == 0) go.gb = 1.0;
   if (go.reps == 0) go.reps = 10;
+  ho.reps = std::max(1, ho.reps), go.reps = std::max(1, go.reps);
   double host_bw = NAN;
   for (const std::string &r : o.routines) {
     bool gpu_here = use_gpu && r == "gemm";

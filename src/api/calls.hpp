@@ -44,28 +44,8 @@ struct PtrScan {
 };
 constexpr int64_t kParallelScan = 1 << 16;  // below this a thread team costs more than the pass
 
-template <class P>
-PtrScan scan_pointers(P *const *ptrs, int64_t off, int64_t count) {
-  PtrScan s;
-  if (count <= 0) return s;
-  const auto base = reinterpret_cast<std::uintptr_t>(ptrs[off]);
-  const std::uintptr_t step = count > 1 ? reinterpret_cast<std::uintptr_t>(ptrs[off + 1]) - base : 0;
-  s.stride_bytes = int64_t(step);
-  bool nonnull = true, strided = true;
-  std::uintptr_t bits = 0;
-#pragma omp parallel for reduction(&& : nonnull, strided) reduction(| : bits) if (count >= kParallelScan)
-  for (int64_t p = 0; p < count; ++p) {
-    const auto q = reinterpret_cast<std::uintptr_t>(ptrs[off + p]);
-    nonnull = nonnull && q != 0;
-    strided = strided && q == base + std::uintptr_t(p) * step;
-    bits |= q;
-  }
-  s.nonnull = nonnull, s.strided = strided, s.address_bits = bits;
-  return s;
-}
-
-// scan_pointers for several arrays in one pass: one thread team per call instead of one per
-// array (waking a team costs more than the scan of a small group).
+// One pass over pointer arrays of a group, all of them at once: one thread team per call
+// instead of one per array (waking a team costs more than the scan of a small group).
 template <class P, int N>
 void scan_pointer_arrays(P *const *const (&ptrs)[N], const bool (&needed)[N], int64_t off,
                          int64_t count, PtrScan (&out)[N]) {
@@ -102,11 +82,11 @@ void scan_pointer_arrays(P *const *const (&ptrs)[N], const bool (&needed)[N], in
 
 // Pointers of problems [off, off + count) must be non-NULL when their matrix has elements.
 template <class P>
-bool pointers_ok(P *const *ptrs, int64_t off, int64_t count, bool needed, PtrScan *scan = nullptr) {
+bool pointers_ok(P *const *ptrs, int64_t off, int64_t count, bool needed) {
   if (!needed) return true;
-  PtrScan s = scan_pointers(ptrs, off, count);
-  if (scan) *scan = s;
-  return s.nonnull;
+  PtrScan scan[1];
+  scan_pointer_arrays({ptrs}, {true}, off, count, scan);
+  return scan[0].nonnull;
 }
 
 // Common to all routines: layout, group_count, group_sizes, info.

@@ -2,13 +2,15 @@
 // backend (BLAS_BATCHED_BACKEND), in the style of MAGMA's testers. One row per routine x
 // precision x shape x backend: median time of repetitions after a warm-up, GFLOP/s (LAWN 41
 // counts), effective GB/s, % of the copy bandwidth measured in the same run, the speedup over
-// the vendor backend, and the error check.
+// the vendor backend, and the error check. `--help` lists every option with its default.
 //
 // Two modes. Host mode (all routines): data in host memory, wall-clock timing, errors against
 // the reference backend. Device mode (gemm, builds with CUDA, a GPU present): matrices in
 // device memory, CUDA-event timing on the bench's own stream, inputs rotated over several sets
 // so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped) as the
 // kernel-only vendor reference, and errors against a host computation in double.
+// --one-per-group makes every problem its own group (the same data, group_count = problems),
+// --compare-groups times both forms of each call.
 //
 //   blas_batched_bench --routine gemm,getrf --prec r64,r32 --sizes 4,8,16 --batch 100000
 //                      --backend native,vendor,reference --check --csv out.csv
@@ -16,9 +18,12 @@
 //                      --backend native,vendor,cublas-direct --check --csv gpu.csv
 //   blas_batched_bench --device gpu --prec r64 --mixed --sizes 8,16,32
 //                      --backend native,vendor,cublas-direct,vendor-grouped --check
+//   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
 #include "../src/common/typed_api.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -27,8 +32,10 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <new>
 #include <numeric>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -56,21 +63,174 @@ struct Options {
   int reps = 0;            // 0: mode default
   bool check = false;
   bool mixed = false;      // all sizes as groups of one call
+  bool one_per_group = false;   // every problem its own group
+  bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
   std::string device = "auto";  // auto | gpu | host
   std::string csv, tag;
 };
 
-std::vector<std::string> split(const std::string &s) {
+const char *const kRoutines[] = {"gemm", "trsm", "trmm", "getrf", "getri", "potrf", "geqrf"};
+#define BB_NAME(suffix, PublicT, T) #suffix,
+const char *const kPrecs[] = {BB_FOR_EACH_PRECISION(BB_NAME)};
+#undef BB_NAME
+const char *const kBackends[] = {"native", "vendor", "reference", "auto", "cublas-direct", "vendor-grouped"};
+bool device_only(const std::string &b) { return b == "cublas-direct" || b == "vendor-grouped"; }
+
+void usage(FILE *f) {
+  std::fprintf(f, R"(usage: blas_batched_bench [options]
+
+Times BLAS_<routine>_batched_<prec> through the public API: one row per routine x precision x
+size (or call of several groups) x backend, on stdout and, with --csv, in a CSV file.
+Lists are comma-separated; [...] is the default.
+
+  --routine LIST    gemm,trsm,trmm,getrf,getri,potrf,geqrf  [gemm]
+  --prec LIST       r16,c16,r32,c32,r64,c64,r128,c128  [r64]
+  --sizes LIST      square problem orders, each >= 1; one call per size  [4,8,16]
+  --batch N         problems per size, >= 1  [from --gb]
+  --gb GB           matrix bytes per call (10^9), split evenly over the sizes, when --batch is
+                    not given; > 0  [host 0.25, device 1.0]
+  --reps N          timed repetitions after one warm-up, >= 1; rows show the median
+                    [host 5 (the reference backend at most 3), device 10]
+  --backend LIST    native, vendor, reference, auto: BLAS_BATCHED_BACKEND for the call;
+                    cublas-direct, vendor-grouped: cuBLAS called directly, device mode only
+                    (host rows skip them with a note, an error if no backend is left; device
+                    rows skip reference with a note)  [host native,vendor,reference;
+                    device native,vendor,cublas-direct, and vendor-grouped with --mixed]
+  --check           fill the error column: host rows against the reference backend's output
+                    (run first, added if missing), device rows against a host computation in
+                    double  [off: error empty]
+  --mixed           all sizes as the groups of one call (each 1/G of --gb, or --batch each)
+                    [off]
+  --groups G        the same as --mixed; G must be the number of sizes (1: no effect)  [1]
+  --one-per-group   every problem its own group: group_count = problems, group_sizes all 1,
+                    the per-group arguments repeated, the same data. Rows: groups = problems,
+                    layout <layout>/one-per-group. Device mode: native, vendor and
+                    vendor-grouped; cublas-direct rows stay one strided call per size  [off]
+  --compare-groups  time each call both ways (as given, then --one-per-group) and print per
+                    backend the ratio time(one per group) / time(as given); target <= 2  [off]
+  --scatter         device mode: matrices in shuffled order instead of back to back (host
+                    mode: ignored with a note)  [off]
+  --device MODE     auto: gemm on the GPU if this build has CUDA and a GPU is usable, else
+                    host; gpu: the same, but no usable GPU is an error; host: host memory only.
+                    Routines other than gemm always run in host mode  [auto]
+  --csv FILE        also write the rows to FILE, one header line then one line per row  [none]
+  --tag TEXT        text for the CSV's tag column; no commas, quotes or newlines  [empty]
+  -h, --help        this text, exit 0
+
+Columns that do not apply (error without --check and on the reference row itself, vs_vendor
+without a vendor row, kernel_ms on host, ...) print '-' in the table and are empty in the CSV.
+
+Timing reliability: a warning on stderr, once, when the 1-minute load average (/proc/loadavg)
+is above half the number of CPUs before the run, and one per row whose slowest repetition took
+over 1.5x its fastest (also in the CSV as min_ms, max_ms). Short calls are noisy too: raise
+--batch or --reps. The CSV carries no warnings.
+
+Exit status: 0 done; 2 bad command line, nothing run; 1 failure at run time (CSV not writable,
+--device gpu without a usable GPU, out of memory, a CUDA error).
+)");
+}
+
+// A bad command line: main prints it and exits 2.
+struct Usage : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Items of a comma-separated list; an empty item ("4,,8", "") is an error, not skipped.
+std::vector<std::string> split(const std::string &opt, const std::string &s) {
   std::vector<std::string> out;
   std::size_t a = 0;
-  while (a <= s.size()) {
+  while (true) {
     std::size_t b = s.find(',', a);
     if (b == std::string::npos) b = s.size();
-    if (b > a) out.push_back(s.substr(a, b - a));
+    if (b == a) throw Usage(opt + (s.empty() ? ": empty list" : ": empty item in '" + s + "'"));
+    out.push_back(s.substr(a, b - a));
+    if (b == s.size()) return out;
     a = b + 1;
   }
-  return out;
+}
+
+template <std::size_t N>
+std::vector<std::string> one_of(const std::string &opt, const std::string &s, const char *const (&names)[N]) {
+  std::vector<std::string> v = split(opt, s);
+  for (const std::string &x : v)
+    if (std::find_if(std::begin(names), std::end(names), [&](const char *n) { return x == n; }) == std::end(names)) {
+      std::string all;
+      for (const char *n : names) all += (all.empty() ? "" : ",") + std::string(n);
+      throw Usage(opt + ": unknown '" + x + "' (one of " + all + ")");
+    }
+  return v;
+}
+
+// strtol/strtod without their leniency: the whole text, nothing around it, in range.
+long to_long(const std::string &opt, const std::string &s, long lo, long hi) {
+  char *end = nullptr;
+  errno = 0;
+  long v = s.empty() || std::isspace((unsigned char)s[0]) ? 0 : std::strtol(s.c_str(), &end, 10);
+  if (!end || *end || errno == ERANGE) throw Usage(opt + ": '" + s + "' is not an integer");
+  if (v < lo) throw Usage(opt + ": must be >= " + std::to_string(lo) + ", got " + s);
+  if (v > hi) throw Usage(opt + ": must be <= " + std::to_string(hi) + ", got " + s);
+  return v;
+}
+double to_double(const std::string &opt, const std::string &s) {
+  char *end = nullptr;
+  double v = s.empty() || std::isspace((unsigned char)s[0]) ? 0 : std::strtod(s.c_str(), &end);
+  if (!end || *end || !std::isfinite(v)) throw Usage(opt + ": '" + s + "' is not a number");
+  return v;
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  long groups = 1;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto val = [&]() -> std::string {
+      if (i + 1 >= argc) throw Usage(a + " needs a value");
+      std::string v = argv[++i];
+      if (v.rfind("--", 0) == 0) throw Usage(a + " needs a value, got the option " + v);
+      return v;
+    };
+    if (a == "--routine") o.routines = one_of(a, val(), kRoutines);
+    else if (a == "--prec") o.precs = one_of(a, val(), kPrecs);
+    else if (a == "--backend") o.backends = one_of(a, val(), kBackends), o.backends_given = true;
+    else if (a == "--sizes") {
+      o.sizes.clear();
+      for (auto &s : split(a, val())) o.sizes.push_back(int(to_long(a, s, 1, 0x7fffffffL)));
+    }
+    else if (a == "--batch") o.batch = to_long(a, val(), 1, 0x7fffffffL);  // group_sizes are int
+    else if (a == "--gb") {
+      std::string v = val();
+      o.gb = to_double(a, v);
+      if (!(o.gb > 0)) throw Usage(a + ": must be > 0, got " + v);
+    }
+    else if (a == "--reps") o.reps = int(to_long(a, val(), 1, 1000000));
+    else if (a == "--check") o.check = true;
+    else if (a == "--mixed") o.mixed = true;
+    else if (a == "--groups") groups = to_long(a, val(), 1, 0x7fffffffL);
+    else if (a == "--one-per-group") o.one_per_group = true;
+    else if (a == "--compare-groups") o.compare_groups = true;
+    else if (a == "--scatter") o.scatter = true;
+    else if (a == "--device") {
+      o.device = val();
+      if (o.device != "auto" && o.device != "gpu" && o.device != "host")
+        throw Usage("--device: unknown '" + o.device + "' (one of auto,gpu,host)");
+    }
+    else if (a == "--csv") o.csv = val();
+    else if (a == "--tag") {
+      o.tag = val();
+      if (o.tag.find_first_of(",\"\n\r") != std::string::npos)
+        throw Usage("--tag: no commas, quotes or newlines (it is one CSV field)");
+    }
+    else if (a.rfind("-", 0) == 0) throw Usage("unknown option " + a);
+    else throw Usage("unexpected argument '" + a + "'");
+  }
+  if (groups > 1) {
+    if (groups != long(o.sizes.size()))
+      throw Usage("--groups " + std::to_string(groups) + " needs " + std::to_string(groups) +
+                  " sizes (one per group), got " + std::to_string(o.sizes.size()));
+    o.mixed = true;
+  }
+  return o;
 }
 
 double now_ms() {
@@ -80,7 +240,8 @@ double now_ms() {
 double median(std::vector<double> v) {
   if (v.empty()) return NAN;
   std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 // Host copy bandwidth (bytes read + written per second) with every hardware thread copying
@@ -142,6 +303,14 @@ struct Row {
   int reps = 0, rot = 1;
 };
 
+// NaN marks a value that does not apply: '-' in the table, an empty CSV field.
+std::string num(double v, const char *f, const char *none) {
+  if (std::isnan(v)) return none;
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
 // Rows go to stdout and, one case at a time, to the CSV (a crash late in a sweep keeps the rest).
 struct Out {
   FILE *csv = nullptr;
@@ -160,39 +329,51 @@ struct Out {
     bool host = r.device == "host";
     if (header_printed != host + 1) {  // a header whenever the mode changes
       if (host)
-        std::printf("%-6s %-5s %-10s %9s %9s %3s %11s %10s %9s %7s %8s %8s %10s\n", "rout", "prec", "backend", "n",
-                    "batch", "grp", "time_ms", "GFLOP/s", "GB/s", "%bw", "vs_vend", "vs_ref", "error");
+        std::printf("%-6s %-5s %-10s %9s %9s %7s %11s %10s %9s %7s %8s %8s %10s\n", "rout", "prec", "backend", "n",
+                    "batch", "groups", "time_ms", "GFLOP/s", "GB/s", "%bw", "vs_vend", "vs_ref", "error");
       else
-        std::printf("%-6s %-5s %-14s %9s %9s %3s %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s\n", "rout", "prec",
-                    "backend", "n", "batch", "grp", "time_ms", "kernel_ms", "GFLOP/s", "GB/s", "%bw", "k%bw",
+        std::printf("%-6s %-5s %-14s %9s %9s %7s %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s\n", "rout", "prec",
+                    "backend", "n", "batch", "groups", "time_ms", "kernel_ms", "GFLOP/s", "GB/s", "%bw", "k%bw",
                     "vs_vend", "vs_cubl", "vs_grp", "ovh", "error");
       header_printed = host + 1;
     }
     std::string n = r.groups > 1 ? r.sizes : std::to_string(r.n);
+    auto t = [](double v, const char *f) { return num(v, f, "-"); };
     if (host)
-      std::printf("%-6s %-5s %-10s %9s %9ld %3d %11.3f %10.2f %9.2f %7.1f %8.2f %8.2f %10.2e\n", r.routine.c_str(),
-                  r.prec.c_str(), r.backend.c_str(), n.c_str(), r.batch, r.groups, r.ms, r.gflops, r.gbps, r.pct_bw,
-                  r.vs_vendor, r.vs_reference, r.error);
+      std::printf("%-6s %-5s %-10s %9s %9ld %7d %11s %10s %9s %7s %8s %8s %10s\n", r.routine.c_str(), r.prec.c_str(),
+                  r.backend.c_str(), n.c_str(), r.batch, r.groups, t(r.ms, "%.3f").c_str(), t(r.gflops, "%.2f").c_str(),
+                  t(r.gbps, "%.2f").c_str(), t(r.pct_bw, "%.1f").c_str(), t(r.vs_vendor, "%.2f").c_str(),
+                  t(r.vs_reference, "%.2f").c_str(), t(r.error, "%.2e").c_str());
     else
-      std::printf("%-6s %-5s %-14s %9s %9ld %3d %10.4f %10.4f %10.2f %9.2f %6.1f %6.1f %7.2f %7.2f %7.2f %6.2f %9.2e\n",
-                  r.routine.c_str(), r.prec.c_str(), r.backend.c_str(), n.c_str(), r.batch, r.groups, r.ms,
-                  r.kernel_ms, r.gflops, r.gbps, r.pct_bw, r.kernel_pct_bw, r.vs_vendor, r.vs_cublas, r.vs_grouped,
-                  r.ms / r.kernel_ms, r.error);
+      std::printf("%-6s %-5s %-14s %9s %9ld %7d %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s\n", r.routine.c_str(),
+                  r.prec.c_str(), r.backend.c_str(), n.c_str(), r.batch, r.groups, t(r.ms, "%.4f").c_str(),
+                  t(r.kernel_ms, "%.4f").c_str(), t(r.gflops, "%.2f").c_str(), t(r.gbps, "%.2f").c_str(),
+                  t(r.pct_bw, "%.1f").c_str(), t(r.kernel_pct_bw, "%.1f").c_str(), t(r.vs_vendor, "%.2f").c_str(),
+                  t(r.vs_cublas, "%.2f").c_str(), t(r.vs_grouped, "%.2f").c_str(), t(r.ms / r.kernel_ms, "%.2f").c_str(),
+                  t(r.error, "%.2e").c_str());
     std::fflush(stdout);
     if (!csv) return;
-    std::fprintf(csv,
-                 "%s,%s,%s,%s,%d,%d,%d,%ld,%d,%s,%.6f,%.6f,%.4f,%.4f,%.2f,%.2f,%.4f,%.4f,%.4f,%.4f,%.3e,%.3f,%.1f,"
-                 "%.6f,%.6f,%d,%d,%s,%s\n",
+    auto c = [](double v, const char *f) { return num(v, f, ""); };
+    std::fprintf(csv, "%s,%s,%s,%s,%d,%d,%d,%ld,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
                  r.device.c_str(), r.routine.c_str(), r.prec.c_str(), r.backend.c_str(), r.n, r.n, r.n, r.batch,
-                 r.groups, r.sizes.c_str(), r.ms, r.kernel_ms, r.gflops, r.gbps, r.pct_bw, r.kernel_pct_bw,
-                 r.vs_vendor, r.vs_cublas, r.vs_grouped, r.vs_reference, r.error, r.ms / r.kernel_ms, r.copy_gbps,
-                 r.min_ms, r.max_ms, r.reps, r.rot, r.layout.c_str(), r.tag.c_str());
+                 r.groups, r.sizes.c_str(), c(r.ms, "%.6f").c_str(), c(r.kernel_ms, "%.6f").c_str(),
+                 c(r.gflops, "%.4f").c_str(), c(r.gbps, "%.4f").c_str(), c(r.pct_bw, "%.2f").c_str(),
+                 c(r.kernel_pct_bw, "%.2f").c_str(), c(r.vs_vendor, "%.4f").c_str(), c(r.vs_cublas, "%.4f").c_str(),
+                 c(r.vs_grouped, "%.4f").c_str(), c(r.vs_reference, "%.4f").c_str(), c(r.error, "%.3e").c_str(),
+                 c(r.ms / r.kernel_ms, "%.3f").c_str(), c(r.copy_gbps, "%.1f").c_str(), c(r.min_ms, "%.6f").c_str(),
+                 c(r.max_ms, "%.6f").c_str(), r.reps, r.rot, r.layout.c_str(), r.tag.c_str());
     std::fflush(csv);
   }
 };
 
+std::string row_name(const Row &r) {
+  return r.routine + " " + r.prec + " " + r.backend + " n=" + (r.groups > 1 ? r.sizes : std::to_string(r.n)) +
+         " batch=" + std::to_string(r.batch) + " groups=" + std::to_string(r.groups);
+}
+
 // Speedups over the vendor backend (through the API), the direct cuBLAS call and the grouped
-// cuBLAS call of the same case, then print.
+// cuBLAS call of the same case, then print. A wide spread of the repetitions means the median
+// is not to be trusted: said on stderr, since the CSV has min_ms and max_ms anyway.
 void finish_case(std::vector<Row> &rows, Out &out) {
   std::map<std::string, double> ms_of;
   for (const Row &r : rows) ms_of[r.backend] = r.ms;
@@ -203,6 +384,33 @@ void finish_case(std::vector<Row> &rows, Out &out) {
     r.vs_grouped = vs("vendor-grouped", r);
     r.vs_reference = vs("reference", r);
     out.emit(r);
+    if (r.max_ms > 1.5 * r.min_ms)
+      std::fprintf(stderr, "warning: %s: slowest of %d repetitions took %.2fx the fastest; timing unreliable "
+                           "(busy machine, or too short a call)\n", row_name(r).c_str(), r.reps, r.max_ms / r.min_ms);
+  }
+}
+
+// --compare-groups: per backend, time of the call with one group per problem over the call as given.
+void compare_groups(const std::vector<Row> &as_given, const std::vector<Row> &opg) {
+  if (as_given.empty() || opg.empty()) return;
+  std::string line;
+  for (const Row &a : as_given)
+    for (const Row &b : opg)
+      if (a.backend == b.backend && a.groups != b.groups) line += " " + a.backend + num(b.ms / a.ms, " %.2fx", " -");
+  if (line.empty()) return;
+  const Row &r = opg[0];
+  std::printf("one-per-group: %s %s n=%s batch=%ld, %d groups of one vs %d group(s), time ratio:%s\n",
+              r.routine.c_str(), r.prec.c_str(), r.sizes.c_str(), r.batch, r.groups, as_given[0].groups, line.c_str());
+}
+
+std::string rc_text(int rc) {
+  switch (rc) {
+    case BLAS_BATCHED_ERR_ALLOC: return "returned BLAS_BATCHED_ERR_ALLOC";
+    case BLAS_BATCHED_ERR_BACKEND: return "returned BLAS_BATCHED_ERR_BACKEND";
+    case BLAS_BATCHED_ERR_DEVICE: return "returned BLAS_BATCHED_ERR_DEVICE";
+    case BLAS_BATCHED_ERR_DEVICE_ALLOC: return "returned BLAS_BATCHED_ERR_DEVICE_ALLOC";
+    case BLAS_BATCHED_ERR_UNSUPPORTED: return "returned BLAS_BATCHED_ERR_UNSUPPORTED";
+    default: return "returned " + std::to_string(rc);
   }
 }
 
@@ -275,6 +483,7 @@ struct Case {
       piv.push_back(piv_store[q].data());
     }
     info.assign(total, 0);
+    set_groups(false);
     if (routine == "getri") {  // invert the LU factors of the pristine matrices
       int rc = call_routine("getrf");
       if (rc) std::fprintf(stderr, "getrf before getri returned %d\n", rc);
@@ -285,27 +494,39 @@ struct Case {
     for (std::size_t o = 0; o < work.size(); ++o) std::memcpy(work[o].data(), pristine[o].data(), work[o].size() * sizeof(T));
   }
   int call() { return call_routine(routine); }
+  // The call's per-group arguments, built once outside the timing: one entry per size group,
+  // or with one_per_group one per problem (each its own group of one, same pointers).
+  std::vector<int> gn, gsize;
+  std::vector<BLAS_Op> nt;
+  std::vector<BLAS_Side> left;
+  std::vector<BLAS_Uplo> lower;
+  std::vector<BLAS_Diag> nonunit;
+  std::vector<T> one, half_;
+  void set_groups(bool one_per_group) {
+    gn.clear(), gsize.clear();
+    for (std::size_t g = 0; g < n.size(); ++g)
+      if (one_per_group) gn.insert(gn.end(), count[g], n[g]), gsize.insert(gsize.end(), count[g], 1);
+      else gn.push_back(n[g]), gsize.push_back(int(count[g]));
+    std::size_t G = gn.size();
+    nt.assign(G, BLAS_NoTrans), left.assign(G, BLAS_Left), lower.assign(G, BLAS_Lower);
+    nonunit.assign(G, BLAS_NonUnit), one.assign(G, T(1)), half_.assign(G, T(0.5f));
+  }
+  int groups() const { return int(gn.size()); }
   int call_routine(const std::string &r) {
-    int G = int(n.size());
-    std::vector<int> sizes(count.begin(), count.end());
-    std::vector<BLAS_Op> nt(G, BLAS_NoTrans);
-    std::vector<BLAS_Side> left(G, BLAS_Left);
-    std::vector<BLAS_Uplo> lower(G, BLAS_Lower);
-    std::vector<BLAS_Diag> nonunit(G, BLAS_NonUnit);
-    std::vector<T> one(G, T(1)), half_(G, T(0.5f));
-    const int *d = n.data();
+    int G = groups();
+    const int *d = gn.data(), *sizes = gsize.data();
     if (r == "gemm")
       return Api<T>::gemm(BLAS_ColMajor, nt.data(), nt.data(), d, d, d, one.data(), ptr[0].data(), d,
-                          ptr[1].data(), d, half_.data(), ptr[2].data(), d, G, sizes.data(), info.data());
+                          ptr[1].data(), d, half_.data(), ptr[2].data(), d, G, sizes, info.data());
     if (r == "trsm" || r == "trmm")
       return (r == "trsm" ? Api<T>::trsm : Api<T>::trmm)(BLAS_ColMajor, left.data(), lower.data(), nt.data(),
                                                         nonunit.data(), d, d, one.data(), ptr[0].data(), d,
-                                                        ptr[1].data(), d, G, sizes.data(), info.data());
-    if (r == "getrf") return Api<T>::getrf(BLAS_ColMajor, d, d, ptr[0].data(), d, piv.data(), G, sizes.data(), info.data());
-    if (r == "getri") return Api<T>::getri(BLAS_ColMajor, d, ptr[0].data(), d, piv.data(), G, sizes.data(), info.data());
-    if (r == "potrf") return Api<T>::potrf(BLAS_ColMajor, lower.data(), d, ptr[0].data(), d, G, sizes.data(), info.data());
+                                                        ptr[1].data(), d, G, sizes, info.data());
+    if (r == "getrf") return Api<T>::getrf(BLAS_ColMajor, d, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());
+    if (r == "getri") return Api<T>::getri(BLAS_ColMajor, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());
+    if (r == "potrf") return Api<T>::potrf(BLAS_ColMajor, lower.data(), d, ptr[0].data(), d, G, sizes, info.data());
     if (r == "geqrf")
-      return Api<T>::geqrf(BLAS_ColMajor, d, d, ptr[0].data(), d, ptr[1].data(), G, sizes.data(), info.data());
+      return Api<T>::geqrf(BLAS_ColMajor, d, d, ptr[0].data(), d, ptr[1].data(), G, sizes, info.data());
     std::fprintf(stderr, "unknown routine %s\n", r.c_str());
     std::exit(2);
   }
@@ -323,6 +544,12 @@ double rel_error(const std::vector<T> &x, const std::vector<T> &ref) {
   return r > 0 ? std::sqrt(d / r) : std::sqrt(d);
 }
 
+// The call as given, with one group per problem, or both (--compare-groups).
+std::vector<bool> groupings(const Options &o) {
+  if (o.compare_groups) return {false, true};
+  return {o.one_per_group};
+}
+
 template <class T>
 void run_case(const Options &o, const std::string &routine, const std::vector<int> &sizes, double bw, Out &out) {
   const char *prec = traits<T>::name();
@@ -333,7 +560,13 @@ void run_case(const Options &o, const std::string &routine, const std::vector<in
   for (int n : sizes) {
     long b = o.batch;
     if (b == 0) b = std::max(1L, long(o.gb * 1e9 / sizes.size() / bytes(routine, n, elem)));
-    c.count.push_back(b);
+    c.count.push_back(std::min(b, 0x7fffffffL));  // group_sizes are int
+  }
+  std::string label = routine + " " + prec + " n=" + join_sizes(sizes);
+  long total = std::accumulate(c.count.begin(), c.count.end(), 0L);
+  if ((o.one_per_group || o.compare_groups) && total > 0x7fffffffL) {
+    std::fprintf(stderr, "%s: skipped, %ld problems are too many groups for --one-per-group\n", label.c_str(), total);
+    return;
   }
   std::mt19937_64 g(12345);
   c.build(g);
@@ -349,38 +582,51 @@ void run_case(const Options &o, const std::string &routine, const std::vector<in
     if (it == backends.end()) backends.insert(backends.begin(), "reference");
     else std::rotate(backends.begin(), it, it + 1);
   }
-  std::vector<T> reference_out;
-  std::vector<Row> mine;
-  for (const std::string &backend : backends) {
-    if (backend == "cublas-direct" || backend == "vendor-grouped") continue;  // device mode only
-    setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
-    c.restore();
-    int rc = c.call();  // warm-up
-    if (rc != 0) std::fprintf(stderr, "%s %s %s: returned %d\n", routine.c_str(), prec, backend.c_str(), rc);
-    std::vector<double> t;
-    int reps = backend == "reference" ? std::max(1, std::min(o.reps, 3)) : o.reps;
-    for (int r = 0; r < reps; ++r) {
+  std::vector<std::vector<Row>> done;
+  for (bool one_per_group : groupings(o)) {
+    c.set_groups(one_per_group);
+    std::vector<T> reference_out;
+    std::vector<Row> mine;
+    for (const std::string &backend : backends) {
+      if (device_only(backend)) continue;  // main noted it
+      setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
       c.restore();
-      double t0 = now_ms();
-      c.call();
-      t.push_back(now_ms() - t0);
+      int rc = c.call();  // warm-up
+      std::vector<double> t;
+      int reps = backend == "reference" ? std::max(1, std::min(o.reps, 3)) : o.reps;
+      for (int r = 0; r < reps && rc == 0; ++r) {
+        c.restore();
+        double t0 = now_ms();
+        rc = c.call();
+        t.push_back(now_ms() - t0);
+      }
+      // A failed call's time means nothing (rc > 0: problems with info != 0 on well-posed input).
+      if (rc != 0) {
+        std::fprintf(stderr, "%s %s%s: skipped, %s\n", label.c_str(), backend.c_str(),
+                     one_per_group ? " one-per-group" : "", rc_text(rc).c_str());
+        continue;
+      }
+      Row row;
+      row.routine = routine, row.prec = prec, row.backend = backend;
+      row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
+      row.batch = c.total, row.groups = c.groups(), row.tag = o.tag;
+      if (one_per_group) row.layout += "/one-per-group";
+      row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
+      row.max_ms = *std::max_element(t.begin(), t.end()), row.reps = reps;
+      row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
+      row.pct_bw = 100 * row.gbps / bw, row.copy_gbps = bw;
+      if (o.check) {  // the reference ran first
+        if (backend == "reference") reference_out = c.output();
+        else if (reference_out.size() == c.output().size()) row.error = rel_error(c.output(), reference_out);
+        else std::fprintf(stderr, "%s %s: no check, the reference row failed\n", label.c_str(), backend.c_str());
+      }
+      mine.push_back(row);
     }
-    Row row;
-    row.routine = routine, row.prec = prec, row.backend = backend;
-    row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
-    row.batch = c.total, row.groups = int(sizes.size()), row.tag = o.tag;
-    row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
-    row.max_ms = *std::max_element(t.begin(), t.end()), row.reps = reps;
-    row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
-    row.pct_bw = 100 * row.gbps / bw, row.copy_gbps = bw;
-    if (o.check) {  // the reference ran first
-      if (backend == "reference") reference_out = c.output();
-      else row.error = rel_error(c.output(), reference_out);
-    }
-    mine.push_back(row);
+    unsetenv("BLAS_BATCHED_BACKEND");
+    finish_case(mine, out);
+    done.push_back(mine);
   }
-  unsetenv("BLAS_BATCHED_BACKEND");
-  finish_case(mine, out);
+  if (done.size() == 2) compare_groups(done[0], done[1]);
 }
 
 template <class T>
@@ -407,17 +653,6 @@ void cublas_ok(cublasStatus_t s, const char *what, int line) {
   std::exit(1);
 }
 #define CUBLAS_OK(x) cublas_ok((x), #x, __LINE__)
-
-std::string rc_text(int rc) {
-  switch (rc) {
-    case BLAS_BATCHED_ERR_ALLOC: return "returned BLAS_BATCHED_ERR_ALLOC";
-    case BLAS_BATCHED_ERR_BACKEND: return "returned BLAS_BATCHED_ERR_BACKEND";
-    case BLAS_BATCHED_ERR_DEVICE: return "returned BLAS_BATCHED_ERR_DEVICE";
-    case BLAS_BATCHED_ERR_DEVICE_ALLOC: return "returned BLAS_BATCHED_ERR_DEVICE_ALLOC";
-    case BLAS_BATCHED_ERR_UNSUPPORTED: return "returned BLAS_BATCHED_ERR_UNSUPPORTED";
-    default: return "returned " + std::to_string(rc);
-  }
-}
 
 struct Gpu {
   std::string name;        // spaces -> '-'
@@ -606,9 +841,19 @@ struct DevCase {
   std::vector<std::vector<T *>> ptr[3];  // host pointer arrays [operand][set][problem], for the API
   T **dptr = nullptr;                    // device copies [set][operand][problem], for cuBLAS
   std::vector<int> info;
-  // Parameter arrays of the API call, built once (outside the timing).
+  // Per-group arguments of the API and grouped cuBLAS calls, built once outside the timing:
+  // one entry per size group, or with one_per_group one per problem (same pointers).
+  std::vector<int> gn, gsize;
   std::vector<BLAS_Op> nt;
   std::vector<T> one, half_;
+  void set_groups(bool one_per_group) {
+    gn.clear(), gsize.clear();
+    for (std::size_t g = 0; g < n.size(); ++g)
+      if (one_per_group) gn.insert(gn.end(), count[g], n[g]), gsize.insert(gsize.end(), count[g], 1);
+      else gn.push_back(n[g]), gsize.push_back(count[g]);
+    std::size_t G = gn.size();
+    nt.assign(G, BLAS_NoTrans), one.assign(G, T(1)), half_.assign(G, T(0.5f));
+  }
 
   ~DevCase() {
     for (T *b : buf)
@@ -668,7 +913,7 @@ struct DevCase {
                              cudaMemcpyHostToDevice));
     }
     info.assign(total, 0);
-    nt.assign(G, BLAS_NoTrans), one.assign(G, T(1)), half_.assign(G, T(0.5f));
+    set_groups(false);
     return "";
   }
   // Random values of magnitude 0.1..1 (never 0) from a host buffer copied over and over; its
@@ -694,10 +939,12 @@ struct DevCase {
     }
   }
   int api_call(int s) {
-    return Api<T>::gemm(BLAS_ColMajor, nt.data(), nt.data(), n.data(), n.data(), n.data(), one.data(),
-                        ptr[0][s].data(), n.data(), ptr[1][s].data(), n.data(), half_.data(), ptr[2][s].data(),
-                        n.data(), int(n.size()), count.data(), info.data());
+    const int *d = gn.data();
+    return Api<T>::gemm(BLAS_ColMajor, nt.data(), nt.data(), d, d, d, one.data(), ptr[0][s].data(), d,
+                        ptr[1][s].data(), d, half_.data(), ptr[2][s].data(), d, groups(), gsize.data(),
+                        info.data());
   }
+  int groups() const { return int(gn.size()); }
   T *const *dp(int s, int o) const { return dptr + (std::size_t(s) * 3 + o) * total; }
   // cuBLAS as a user would call it: strided per group (pointer arrays if scattered).
   cublasStatus_t cublas_direct(cublasHandle_t h, int s) {
@@ -714,7 +961,7 @@ struct DevCase {
     return CUBLAS_STATUS_SUCCESS;
   }
   cublasStatus_t cublas_grouped(cublasHandle_t h, int s) {
-    return cu_grouped<T>(h, n, count, dp(s, 0), dp(s, 1), dp(s, 2));
+    return cu_grouped<T>(h, gn, gsize, dp(s, 0), dp(s, 1), dp(s, 2));
   }
 
   // Sample problems: first and last of each group and of the call, and a few random ones.
@@ -798,72 +1045,86 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
     return;
   }
-  std::vector<Row> mine;
-  for (const std::string &backend : backends) {
-    // Each backend is a callable on set s that returns "" or what went wrong.
-    std::function<std::string(int)> call;
-    bool api = backend == "native" || backend == "vendor";
-    if (api) {
-      setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
-      call = [&](int s) {
-        int rc = c.api_call(s);
-        return rc == 0 ? std::string() : rc_text(rc);
-      };
-    } else if (backend == "cublas-direct" || backend == "vendor-grouped") {
-      bool grouped = backend == "vendor-grouped";
-      call = [&, grouped](int s) {
-        cublasStatus_t st = grouped ? c.cublas_grouped(gpu.blas, s) : c.cublas_direct(gpu.blas, s);
-        return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
-      };
-    } else if (backend == "reference") {
-      static bool said = false;
-      if (!said) std::fprintf(stderr, "note: the reference backend runs on host data only; skipped in device mode "
-                                      "(--check compares with a host computation in double)\n");
-      said = true;
-      continue;
-    } else {
-      std::fprintf(stderr, "%s: unknown backend %s, skipped\n", label.c_str(), backend.c_str());
-      continue;
-    }
-    why = call(0);  // warm-up
-    if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
-    std::vector<double> t, kt;
-    for (int r = 0; r < o.reps && why.empty(); ++r) {
-      int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
-      // The call is synchronous, so events on its stream span the whole call, host work included.
-      CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-      why = call(s);
-      CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-      double ms = gpu.elapsed();
-      t.push_back(ms);
-      // Device-side time of the library's last call (-1 without BLAS_BATCHED_DEVICE_TIMING=1).
-      // The direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
-      double k = api ? blas_batched_last_device_ms() : ms;
-      kt.push_back(k >= 0 ? k : NAN);
-    }
-    if (!why.empty()) {
-      std::fprintf(stderr, "%s %s: skipped, %s\n", label.c_str(), backend.c_str(), why.c_str());
-      continue;
-    }
-    Row row;
-    row.device = gpu.name, row.routine = "gemm", row.prec = prec, row.backend = backend;
-    row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
-    row.batch = c.total, row.groups = int(sizes.size()), row.tag = o.tag;
-    row.layout = o.scatter ? "scatter" : "strided", row.rot = c.rot, row.reps = int(t.size());
-    row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
-    row.max_ms = *std::max_element(t.begin(), t.end());
-    row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
-    row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
-    row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
-    row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
-    if (o.check) {
-      row.error = c.check(gpu, call, why);
-      if (!why.empty()) std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
-    }
-    mine.push_back(row);
+  if ((o.one_per_group || o.compare_groups) && c.total > 0x7fffffffL) {
+    std::fprintf(stderr, "%s: skipped, %ld problems are too many groups for --one-per-group\n", label.c_str(), c.total);
+    return;
   }
-  unsetenv("BLAS_BATCHED_BACKEND");
-  finish_case(mine, out);
+  std::vector<std::vector<Row>> done;
+  for (bool one_per_group : groupings(o)) {
+    c.set_groups(one_per_group);
+    std::vector<Row> mine;
+    for (const std::string &backend : backends) {
+      // Each backend is a callable on set s that returns "" or what went wrong.
+      std::function<std::string(int)> call;
+      bool api = backend == "native" || backend == "vendor" || backend == "auto";
+      if (api) {
+        setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
+        call = [&](int s) {
+          int rc = c.api_call(s);
+          return rc == 0 ? std::string() : rc_text(rc);
+        };
+      } else if (backend == "cublas-direct" || backend == "vendor-grouped") {
+        bool grouped = backend == "vendor-grouped";
+        call = [&, grouped](int s) {
+          cublasStatus_t st = grouped ? c.cublas_grouped(gpu.blas, s) : c.cublas_direct(gpu.blas, s);
+          return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
+        };
+      } else if (backend == "reference") {
+        static bool said = false;
+        if (!said) std::fprintf(stderr, "note: the reference backend runs on host data only; skipped in device mode "
+                                        "(--check compares with a host computation in double)\n");
+        said = true;
+        continue;
+      } else {
+        std::fprintf(stderr, "%s: unknown backend %s, skipped\n", label.c_str(), backend.c_str());
+        continue;
+      }
+      why = call(0);  // warm-up
+      if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
+      std::vector<double> t, kt;
+      for (int r = 0; r < o.reps && why.empty(); ++r) {
+        int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
+        // The call is synchronous, so events on its stream span the whole call, host work included.
+        CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
+        why = call(s);
+        CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
+        double ms = gpu.elapsed();
+        t.push_back(ms);
+        // Device-side time of the library's last call (-1 without BLAS_BATCHED_DEVICE_TIMING=1).
+        // The direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
+        double k = api ? blas_batched_last_device_ms() : ms;
+        kt.push_back(k >= 0 ? k : NAN);
+      }
+      if (!why.empty()) {
+        std::fprintf(stderr, "%s %s%s: skipped, %s\n", label.c_str(), backend.c_str(),
+                     one_per_group ? " one-per-group" : "", why.c_str());
+        continue;
+      }
+      Row row;
+      row.device = gpu.name, row.routine = "gemm", row.prec = prec, row.backend = backend;
+      row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
+      // cublas-direct stays one strided (or pointer-array) call per size: it has no groups.
+      bool grouped_here = backend != "cublas-direct";
+      row.batch = c.total, row.groups = grouped_here ? c.groups() : int(sizes.size()), row.tag = o.tag;
+      row.layout = o.scatter ? "scatter" : "strided", row.rot = c.rot, row.reps = int(t.size());
+      if (one_per_group && grouped_here) row.layout += "/one-per-group";
+      row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
+      row.max_ms = *std::max_element(t.begin(), t.end());
+      row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
+      row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
+      row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
+      row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
+      if (o.check) {
+        row.error = c.check(gpu, call, why);
+        if (!why.empty()) std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
+      }
+      mine.push_back(row);
+    }
+    unsetenv("BLAS_BATCHED_BACKEND");
+    finish_case(mine, out);
+    done.push_back(mine);
+  }
+  if (done.size() == 2) compare_groups(done[0], done[1]);
 }
 
 template <class T>
@@ -873,60 +1134,36 @@ void run_device_prec(const Options &o, Gpu &gpu, Out &out) {
 }
 #endif  // BB_BENCH_CUDA
 
-}  // namespace
+// Before anything is measured: other work on the machine competes with the bench's threads
+// and makes every timing of the run suspect.
+void warn_if_loaded() {
+  FILE *f = std::fopen("/proc/loadavg", "r");
+  if (!f) return;
+  double load = 0;
+  int got = std::fscanf(f, "%lf", &load);
+  std::fclose(f);
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  if (got == 1 && load > 0.5 * cpus)
+    std::fprintf(stderr, "warning: 1-minute load average %.2f on %u CPUs before the run: the machine is busy, "
+                         "timings may be unreliable\n", load, cpus);
+}
 
-int main(int argc, char **argv) {
-  Options o;
-  int groups = 1;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto val = [&]() -> std::string {
-      if (i + 1 >= argc) { std::fprintf(stderr, "%s needs a value\n", a.c_str()); std::exit(2); }
-      return argv[++i];
-    };
-    if (a == "--routine") o.routines = split(val());
-    else if (a == "--prec") o.precs = split(val());
-    else if (a == "--backend") o.backends = split(val()), o.backends_given = true;
-    else if (a == "--sizes") { o.sizes.clear(); for (auto &s : split(val())) o.sizes.push_back(std::atoi(s.c_str())); }
-    else if (a == "--batch") o.batch = std::atol(val().c_str());
-    else if (a == "--gb") o.gb = std::atof(val().c_str());
-    else if (a == "--reps") o.reps = std::atoi(val().c_str());
-    else if (a == "--check") o.check = true;
-    else if (a == "--mixed") o.mixed = true;
-    else if (a == "--groups") groups = std::atoi(val().c_str());
-    else if (a == "--scatter") o.scatter = true;
-    else if (a == "--device") o.device = val();
-    else if (a == "--csv") o.csv = val();
-    else if (a == "--tag") o.tag = val();
-    else {
-      std::fprintf(stderr,
-                   "usage: %s [--routine gemm,trsm,trmm,getrf,getri,potrf,geqrf] [--prec r16,...,c128]\n"
-                   "  [--sizes 4,8,16] [--batch N | --gb GB] [--mixed | --groups G]\n"
-                   "  [--backend native,vendor,reference,cublas-direct,vendor-grouped] [--device auto|gpu|host]\n"
-                   "  [--scatter] [--reps N] [--check] [--csv FILE] [--tag TEXT]\n"
-                   "--mixed / --groups G (G = number of sizes): all sizes as groups of one call, each\n"
-                   "  with 1/G of the data. --device gpu: gemm on device memory (default when a GPU is\n"
-                   "  present); cublas-direct and vendor-grouped exist there only.\n",
-                   argv[0]);
-      return 2;
+std::string join(const std::vector<std::string> &v) {
+  std::string out;
+  for (const std::string &x : v) out += (out.empty() ? "" : ",") + x;
+  return out;
+}
+
+int run(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
     }
-  }
-  if (groups > 1) {
-    if (groups != int(o.sizes.size())) {
-      std::fprintf(stderr, "--groups %d needs %d sizes (one per group), got %zu\n", groups, groups, o.sizes.size());
-      return 2;
-    }
-    o.mixed = true;
-  }
-  if (o.device != "auto" && o.device != "gpu" && o.device != "host") {
-    std::fprintf(stderr, "--device auto|gpu|host\n");
-    return 2;
-  }
-  Out out;
-  if (!out.open(o.csv)) return 1;
+  Options o = parse(argc, argv);
   bool any_gemm = std::find(o.routines.begin(), o.routines.end(), "gemm") != o.routines.end();
   bool use_gpu = false;
-  if (o.device == "gpu" && !any_gemm) std::printf("note: the device mode covers gemm only; host mode\n");
+  if (o.device == "gpu" && !any_gemm) std::fprintf(stderr, "note: the device mode covers gemm only; host mode\n");
 #if BB_BENCH_CUDA
   Gpu gpu;
   if (o.device != "host" && any_gemm) {
@@ -936,21 +1173,40 @@ int main(int argc, char **argv) {
     use_gpu = why.empty();
     if (!use_gpu) {
       if (o.device == "gpu") {
-        std::printf("note: --device gpu, but no usable GPU: %s. Nothing measured.\n", why.c_str());
-        return 0;
+        std::fprintf(stderr, "blas_batched_bench: --device gpu, but no usable GPU: %s\n", why.c_str());
+        return 1;
       }
-      std::printf("note: no usable GPU (%s); host mode\n", why.c_str());
+      std::fprintf(stderr, "note: no usable GPU (%s); host mode\n", why.c_str());
     } else {
       std::printf("device: %s, %d SMs, L2 %.1f MB, %.1f GiB; D2D copy bandwidth %.1f GB/s (read+write)\n",
                   gpu.name.c_str(), gpu.sms, gpu.l2 / 1e6, gpu.total_mem / 1073741824.0, gpu.copy_gbps);
     }
   }
 #else
-  if (o.device == "gpu") {
-    std::printf("note: --device gpu, but this bench was built without CUDA. Nothing measured.\n");
-    return 0;
+  if (o.device == "gpu" && any_gemm) {
+    std::fprintf(stderr, "blas_batched_bench: --device gpu, but this bench was built without CUDA\n");
+    return 1;
   }
 #endif
+  // Backends that cannot run in a mode: skipped with a note, an error if none is left.
+  bool any_host = std::any_of(o.routines.begin(), o.routines.end(),
+                              [&](const std::string &r) { return !(use_gpu && r == "gemm"); });
+  if (any_host) {
+    std::vector<std::string> skipped;
+    for (const std::string &b : o.backends)
+      if (device_only(b)) skipped.push_back(b);
+    if (skipped.size() == o.backends.size())
+      throw Usage("--backend " + join(o.backends) + ": device mode only, and these rows run in host mode");
+    if (!skipped.empty())
+      std::fprintf(stderr, "note: %s: device mode only, skipped in host mode\n", join(skipped).c_str());
+    if (o.scatter) std::fprintf(stderr, "note: --scatter applies to device mode only; host rows ignore it\n");
+  }
+  if (use_gpu && o.backends_given &&
+      std::all_of(o.backends.begin(), o.backends.end(), [](const std::string &b) { return b == "reference"; }))
+    throw Usage("--backend reference: host data only, and gemm runs in device mode (--device host for host mode)");
+  warn_if_loaded();
+  Out out;
+  if (!out.open(o.csv)) return 1;
   Options ho = o, go = o;  // mode defaults: host 0.25 GB x 5 reps, device 1 GB x 10 reps
   if (ho.gb == 0) ho.gb = 0.25;
   if (ho.reps == 0) ho.reps = 5;
@@ -960,27 +1216,24 @@ int main(int argc, char **argv) {
   double host_bw = NAN;
   for (const std::string &r : o.routines) {
     bool gpu_here = use_gpu && r == "gemm";
-    if (use_gpu && !gpu_here) std::printf("note: %s has no device mode in the bench; host mode\n", r.c_str());
+    if (use_gpu && !gpu_here) std::fprintf(stderr, "note: %s has no device mode in the bench; host mode\n", r.c_str());
     if (!gpu_here && std::isnan(host_bw)) {
       host_bw = copy_bandwidth_gbps();
       std::printf("device: host CPU, copy bandwidth %.1f GB/s (data in host memory)\n", host_bw);
     }
     for (const std::string &p : o.precs) {
-      bool known = false;
 #if BB_BENCH_CUDA
-#define BB_RUN(suffix, PublicT, T)                              \
-  if (p == #suffix) {                                           \
-    known = true;                                               \
-    if (gpu_here) run_device_prec<T>(go, gpu, out);             \
-    else run_prec<T>(ho, r, host_bw, out);                      \
+#define BB_RUN(suffix, PublicT, T)                  \
+  if (p == #suffix) {                               \
+    if (gpu_here) run_device_prec<T>(go, gpu, out); \
+    else run_prec<T>(ho, r, host_bw, out);          \
   }
 #else
 #define BB_RUN(suffix, PublicT, T) \
-  if (p == #suffix) known = true, run_prec<T>(ho, r, host_bw, out);
+  if (p == #suffix) run_prec<T>(ho, r, host_bw, out);
 #endif
       BB_FOR_EACH_PRECISION(BB_RUN)
 #undef BB_RUN
-      if (!known) std::fprintf(stderr, "unknown precision %s\n", p.c_str());
     }
   }
 #if BB_BENCH_CUDA
@@ -994,4 +1247,22 @@ int main(int argc, char **argv) {
 #endif
   if (out.csv) std::fclose(out.csv);
   return 0;
+}
+
+}  // namespace
+
+// Nothing escapes: a bad command line exits 2 with one line, anything else 1.
+int main(int argc, char **argv) {
+  try {
+    return run(argc, argv);
+  } catch (const Usage &e) {
+    std::fprintf(stderr, "blas_batched_bench: %s (--help lists the options)\n", e.what());
+    return 2;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "blas_batched_bench: out of host memory (a smaller --batch or --gb?)\n");
+    return 1;
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "blas_batched_bench: %s\n", e.what());
+    return 1;
+  }
 }

@@ -4,6 +4,7 @@
 // does. Each invalid call-level argument must return -k and change nothing at all.
 #include "common.hpp"
 
+#include <climits>
 #include <functional>
 
 namespace conf {
@@ -73,7 +74,12 @@ struct Routine {
   int pos_group_count, pos_group_sizes;
 };
 
-template <class T, class V> void bad_enum(std::vector<V> &v, int g) { v[g] = V(0); }
+// Invalid enum values, near the valid ones and far outside any enum's range (reading those
+// through an enum type without a fixed underlying type is undefined behaviour in C++; the
+// sanitizer build catches the library doing so). bad_enum stores the current one.
+constexpr int kBadEnumValues[] = {0, 100, 103, 999, -1, INT_MIN, INT_MAX};
+int bad_enum_value = 0;
+template <class T, class V> void bad_enum(std::vector<V> &v, int g) { v[g] = static_cast<V>(bad_enum_value); }
 
 template <class T>
 std::vector<Routine<T>> routines() {
@@ -293,9 +299,12 @@ void check_group_errors(BLAS_Layout layout) {
   SCOPED_TRACE(seed_note());
   long checked = 0;
   for (Routine<T> &r : routines<T>()) {
-    for (std::size_t e = 0; e < r.group_errors.size(); ++e) {
+    for (std::size_t e = 0; e < r.group_errors.size(); ++e)
+    for (int bad : kBadEnumValues) {
+      bad_enum_value = bad;
       const int pos = r.group_errors[e].first;
-      SCOPED_TRACE(r.name + " layout " + layout_name(layout) + " argument " + std::to_string(pos));
+      SCOPED_TRACE(r.name + " layout " + layout_name(layout) + " argument " + std::to_string(pos) +
+                   " (invalid enum value " + std::to_string(bad) + ")");
       Harness<T> h;
       h.layout = layout;
       r.setup(h);
@@ -335,11 +344,11 @@ void check_call_errors(BLAS_Layout layout) {
       h.null_pos = pos;
       expect_untouched(h, -pos, "NULL argument " + std::to_string(pos));
     }
-    {
+    for (int bad : kBadEnumValues) {
       Harness<T> h;
       r.setup(h);
-      h.layout = BLAS_Layout(0);
-      expect_untouched(h, -1, "invalid layout");
+      h.layout = static_cast<BLAS_Layout>(bad);
+      expect_untouched(h, -1, "invalid layout " + std::to_string(bad));
     }
     {
       Harness<T> h;

@@ -586,6 +586,99 @@ void check_singular(BLAS_Layout layout) {
   if (::testing::Test::HasFatalFailure()) return;
 }
 
+// NaN, Inf and subnormal numbers (SPEC.md section 3): every backend follows one rule. The pivot
+// is the first entry with a NaN part, else the first of largest |re| + |im|; a zero pivot is
+// not divided by but its zero column still updates the trailing matrix (0 x Inf = NaN); a
+// subnormal pivot is divided by, never multiplied by its overflowing reciprocal. Outcomes the
+// rule fixes are checked exactly; beyond them every backend must agree with the reference in
+// ipiv, info and where NaN and Inf appear.
+template <class T>
+void check_non_finite(BLAS_Layout layout) {
+  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(std::string("NaN / Inf / subnormal inputs, layout ") + layout_name(layout));
+  using R = typename traits<T>::real;
+  const R inf = R(INFINITY), nan = R(NAN);
+  R tiny;  // a subnormal number of the storage precision whose half is exact
+  if constexpr (is_half<T>) tiny = R(0x1p-17f);
+  else if constexpr (is_quad<T>) tiny = bb::smallest_normal<R>() / R(8);
+  else tiny = std::numeric_limits<R>::min() / R(8);
+  struct Expect {
+    const char *what;
+    std::vector<std::pair<int, int>> ipiv;  // (step, 1-based pivot) the rule fixes
+    int info;
+    std::vector<std::pair<int, int>> nan_at, inf_at;  // output elements that must be NaN / Inf
+    bool finite_elsewhere;                            // and every other element finite
+  };
+  std::vector<Expect> expect;
+  Batch<T> b{layout, {}, {}};
+  auto add = [&](int n, Expect e, auto plant) {
+    b.add(n, n, 1, [&](int m, int nn, int pad, int) {
+      Problem<T> pr;
+      pr.m = m, pr.n = nn, pr.A = Mat<T>(m, nn, layout, pad);
+      pr.A.fill_random();
+      plant(pr.A);
+      return pr;
+    });
+    expect.push_back(e);
+  };
+  auto c = [](R re, R im = R(0)) {
+    if constexpr (is_cplx<T>) return T(re, im);
+    else return T(re);
+  };
+  add(6, {"NaN at (2,0)", {{0, 3}}, 0, {}, {}, false}, [&](Mat<T> &A) { A(2, 0) = c(nan); });
+  add(6, {"NaN at (4,0) and (1,0): the first", {{0, 2}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(4, 0) = c(nan), A(1, 0) = c(nan); });
+  add(6, {"NaN part at (3,0) behind a larger entry", {{0, 4}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(0, 0) = c(R(8)), A(3, 0) = is_cplx<T> ? c(R(0.5), nan) : c(nan); });
+  add(6, {"Inf at (4,0)", {{0, 5}}, 0, {}, {{0, 0}}, true}, [&](Mat<T> &A) { A(4, 0) = c(-inf); });
+  std::vector<std::pair<int, int>> nan_col3;
+  for (int i = 1; i < 6; ++i) nan_col3.push_back({i, 3});
+  add(6, {"zero column 0, Inf at (0,3)", {{0, 1}, {3, 4}}, 1, nan_col3, {{0, 3}}, false}, [&](Mat<T> &A) {
+    for (int i = 0; i < 6; ++i) A(i, 0) = c(R(0));
+    A(0, 3) = c(inf);
+  });
+  add(2, {"subnormal pivot", {{0, 1}, {1, 2}}, 0, {}, {}, true}, [&](Mat<T> &A) {
+    A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1));
+  });
+  const Output<T> ref = [&] {
+    BackendScope s("reference");
+    return run_getrf(b);
+  }();
+  std::vector<const char *> backends = backends_for<T>();
+  backends.insert(backends.begin(), "reference");
+  for (const char *backend : backends) {
+    BackendScope s(backend);
+    const Output<T> out = std::string(backend) == "reference" ? ref : run_getrf(b);
+    for (std::size_t p = 0; p < b.problems.size(); ++p) {
+      const Expect &e = expect[p];
+      SCOPED_TRACE(std::string("backend ") + backend + ", " + e.what);
+      const Mat<T> &X = out.A[p];
+      for (auto [step, piv] : e.ipiv) ASSERT_EQ(out.ipiv[p][step], piv) << "ipiv[" << step << "]";
+      ASSERT_EQ(out.info[p], e.info);
+      ASSERT_EQ(out.info[p], ref.info[p]) << "info differs from the reference";
+      for (int j = 0; j < X.rows && j < X.cols; ++j) ASSERT_EQ(out.ipiv[p][j], ref.ipiv[p][j]) << "ipiv[" << j << "] differs from the reference";
+      auto is_inf = [](const T &x) { return !has_nan(x) && !bb::isfinite_all(wide(x)); };
+      for (auto [i, j] : e.nan_at) ASSERT_TRUE(has_nan(X(i, j))) << "(" << i << "," << j << ") not NaN";
+      for (auto [i, j] : e.inf_at) ASSERT_TRUE(is_inf(X(i, j))) << "(" << i << "," << j << ") not Inf";
+      for (int j = 0; j < X.cols; ++j)
+        for (int i = 0; i < X.rows; ++i) {
+          ASSERT_EQ(has_nan(X(i, j)), has_nan(ref.A[p](i, j))) << "NaN at (" << i << "," << j << ") differs from the reference";
+          ASSERT_EQ(is_inf(X(i, j)), is_inf(ref.A[p](i, j))) << "Inf at (" << i << "," << j << ") differs from the reference";
+          const bool listed = std::count(e.inf_at.begin(), e.inf_at.end(), std::pair{i, j}) > 0;
+          if (e.finite_elsewhere && !listed) ASSERT_TRUE(bb::isfinite_all(wide(X(i, j)))) << "(" << i << "," << j << ") not finite";
+        }
+      ASSERT_TRUE(untouched_outside(b.problems[p].A, X, [](int, int) { return true; }));
+      if (std::string(e.what) == "subnormal pivot") {  // L(1,0) = 1/2 and U(1,1) = 1/2 exactly
+        ASSERT_TRUE(same_bits(X(1, 0), c(R(0.5)))) << "L(1,0) is not 1/2";
+        ASSERT_TRUE(same_bits(X(1, 1), c(R(0.5)))) << "U(1,1) is not 1/2";
+      }
+    }
+    count_checked((std::string("getrf non-finite ") + traits<T>::name() + " " + backend).c_str(), long(b.problems.size()));
+  }
+}
+
+TYPED_TEST(GetrfGetri, ColumnMajorNonFinite) { check_non_finite<typename TypeParam::type>(BLAS_ColMajor); }
+TYPED_TEST(GetrfGetri, RowMajorNonFinite) { check_non_finite<typename TypeParam::type>(BLAS_RowMajor); }
 TYPED_TEST(GetrfGetri, ColumnMajorDominant) { check_dominant<typename TypeParam::type>(BLAS_ColMajor, 2); }
 TYPED_TEST(GetrfGetri, RowMajorDominant) { check_dominant<typename TypeParam::type>(BLAS_RowMajor, 1); }
 TYPED_TEST(GetrfGetri, ColumnMajorRandom) { check_random<typename TypeParam::type>(BLAS_ColMajor, 1); }

@@ -16,5 +16,9 @@ cmake --build "$scratch/cmake-build" >/dev/null
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
-cc -std=c11 -Wall -Wextra -pedantic-errors "$src/demo.c" $(pkg-config --cflags --libs blas_batched) -lm -o "$scratch/pc_demo"
-LD_LIBRARY_PATH="$libdir" "$scratch/pc_demo"
+# As README says: the library's directory recorded at link time (rpath), or LD_LIBRARY_PATH.
+cc -std=c11 -Wall -Wextra -pedantic-errors "$src/demo.c" $(pkg-config --cflags --libs blas_batched) \
+  -Wl,-rpath,"$(pkg-config --variable=libdir blas_batched)" -lm -o "$scratch/pc_demo"
+"$scratch/pc_demo"
+cc -std=c11 "$src/demo.c" $(pkg-config --cflags --libs blas_batched) -lm -o "$scratch/pc_demo_plain"
+LD_LIBRARY_PATH="$libdir" "$scratch/pc_demo_plain" > /dev/null

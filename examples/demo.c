@@ -61,5 +61,7 @@ int main(void) {
   printf("potrf: return %d, info[0] = %d\n%s\n", rc, info[0], blas_batched_last_call());
   int ok = rc == 0 && worst < 1e-12;
   printf("\ndemo %s\n", ok ? "OK" : "FAILED");
+  for (int p = 0; p < total; ++p) free(A[p]), free(B[p]), free(C[p]), free(ipiv[p]);
+  free(A), free(B), free(C), free(ipiv), free(info);
   return ok ? 0 : 1;
 }

@@ -14,8 +14,9 @@ template <class T> int solve(const TriangularProblem<T> &p) {
   else return p.solve ? textbook::trsm(p) : textbook::trmm(p);
 }
 template <class T> int solve(const GetrfProblem<T> &p) {
-  if constexpr (lapack::available<T>) return lapack::getrf(p, thread_workspace());
-  else return textbook::getrf(p);
+  if constexpr (lapack::available<T>)
+    if (lapack_getrf_ok(p)) return lapack::getrf(p, thread_workspace());
+  return textbook::getrf(p);
 }
 template <class T> int solve(const GetriProblem<T> &p) {
   if constexpr (lapack::available<T>) return lapack::getri(p, thread_workspace());

@@ -137,10 +137,7 @@ int getrf(const GetrfProblem<T> &p) {
       for (int k = 0; k < j; ++k) acc -= load(a(i, k)) * load(a(k, j));
       a(i, j) = store_as<T>(acc);
     }
-    int piv = j;  // first index of the largest |re| + |im|, as i?amax
-    auto best = abs1(load(a(j, j)));
-    for (int i = j + 1; i < p.m; ++i)
-      if (abs1(load(a(i, j))) > best) best = abs1(load(a(i, j))), piv = i;
+    const int piv = j + pivot_index(&a(j, j), p.m - j, a.row_major ? a.ld : 1);  // SPEC.md 3
     p.ipiv[j] = piv + 1;
     if (piv != j)
       for (int c = 0; c < p.n; ++c) {
@@ -149,7 +146,7 @@ int getrf(const GetrfProblem<T> &p) {
         a(piv, c) = t;
       }
     C<T> d = load(a(j, j));
-    if (d == C<T>(0)) {
+    if (d == C<T>(0)) {  // not divided by; its zero column still enters later dot products
       if (info == 0) info = j + 1;
       continue;
     }

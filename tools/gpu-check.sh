@@ -24,7 +24,7 @@ cmake --build "$build" -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1 || { grep -
 echo "build $(( $(date +%s) - t0 )) s"
 if has tune; then
   # A fresh table, built in before anything else runs (it comes back in $OUT for the repo).
-  OUT=$out BUILD=$build GB=0.5 bash "$root/tools/tune_gemm.sh" > /dev/null 2>&1 || rc=1
+  OUT=$out GB=0.5 bash "$root/tools/tune_gemm.sh" > /dev/null 2>&1 || rc=1
   cp "$out/gemm_tuning.inc" "$root/src/cuda/gemm/gemm_tuning.inc" &&
     cmake --build "$build" -j "$(nproc)" >> "$out/build.log" 2>&1 || rc=1
 fi

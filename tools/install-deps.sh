@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need and this machine lacks (Debian/Ubuntu packages).
 set -euo pipefail
-pkgs=(g++ gcc cmake ninja-build pkg-config libopenblas-dev libgtest-dev)
+pkgs=(g++ gcc clang cmake ninja-build pkg-config libopenblas-dev libgtest-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

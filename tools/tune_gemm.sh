@@ -7,9 +7,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out"
-build=${BUILD:-/tmp/bb-tune}
-existing=${BUILD:+yes}
-[ -n "$existing" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF > "$out/tune-configure.log"
+# Its own build: every kernel configuration compiled (a normal build has only the table's).
+build=${TUNE_BUILD:-/tmp/bb-tune}
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+  -DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON > "$out/tune-configure.log"
 cmake --build "$build" --target blas_batched -j "$(nproc)" > "$out/tune-build.log"
 g++ -O2 -std=c++17 -I"$root/include" -I/usr/local/cuda/include "$root/tools/tune_gemm.cpp" \
   -L"$build" -lblas_batched -L/usr/local/cuda/lib64 -lcudart -Wl,-rpath,"$build" -o "$build/tune_gemm"

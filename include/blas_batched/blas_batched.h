@@ -3,10 +3,10 @@
  * One call runs many independent small problems, grouped by size. SPEC.md at the
  * repository root is the normative description of every rule stated here briefly.
  *
- * The header compiles as C11, as C++17 and inside .cu files under nvcc. Element types
- * are named blas_<prec>_t; in C they are the ISO types of the proposal (_Float16,
- * float _Complex, _Float128, ...). C++ and nvcc lack some of those, so there the same
- * names denote layout-compatible types (same size, alignment and bit layout). */
+ * The header compiles as C11 and C++17 (gcc, clang) and inside .cu files under nvcc.
+ * Element types are named blas_<prec>_t: the ISO types of the proposal (_Float16,
+ * float _Complex, _Float128, ...) where the compiler has them, otherwise layout-compatible
+ * types (same size, alignment and bit layout; SPEC.md section 1.1). */
 #ifndef BLAS_BATCHED_H
 #define BLAS_BATCHED_H
 
@@ -18,52 +18,66 @@
 #define BLAS_BATCHED_VERSION_MINOR 1
 
 /* ---- element types ------------------------------------------------------------ */
-#if !defined(__cplusplus) && !defined(__CUDACC__)
-/* _Float16 and _Float128 come from ISO/IEC TS 18661-3; __extension__ keeps -pedantic quiet. */
+/* The ISO type where the compiler has it (feature macros), otherwise storage of the same
+ * size, alignment and bit layout: a caller whose compiler lacks _Float16 or _Float128 (clang
+ * in C mode, nvcc) can still use every other precision, and pass half or quad data as bits. */
 #ifdef __GNUC__
-#define BLAS_BATCHED_EXTENSION __extension__
+#define BLAS_BATCHED_EXTENSION __extension__ /* keeps -pedantic quiet about TS 18661-3 types */
 #else
 #define BLAS_BATCHED_EXTENSION
 #endif
-BLAS_BATCHED_EXTENSION typedef _Float16 blas_r16_t;
-BLAS_BATCHED_EXTENSION typedef _Complex _Float16 blas_c16_t;
-typedef float blas_r32_t;
-typedef float _Complex blas_c32_t;
-typedef double blas_r64_t;
-typedef double _Complex blas_c64_t;
-BLAS_BATCHED_EXTENSION typedef _Float128 blas_r128_t;
-BLAS_BATCHED_EXTENSION typedef _Complex _Float128 blas_c128_t;
-#else
-/* C++ / nvcc. _Float16 and __float128 are used where the compiler has them
- * (g++ on x86-64); otherwise opaque storage of the same size and alignment. */
 #if defined(__FLT16_MAX__) && !defined(__CUDACC__)
-typedef _Float16 blas_r16_t;
+BLAS_BATCHED_EXTENSION typedef _Float16 blas_r16_t;
 #else
 typedef struct blas_r16_storage { unsigned short bits; } blas_r16_t;
 #endif
-typedef struct blas_c16_storage { blas_r16_t re, im; } blas_c16_t;
-typedef float blas_r32_t;
-typedef std::complex<float> blas_c32_t;
-typedef double blas_r64_t;
-typedef std::complex<double> blas_c64_t;
-#if defined(__SIZEOF_FLOAT128__) && !defined(__CUDACC__)
-typedef __float128 blas_r128_t;
+#if defined(__FLT16_MAX__) && !defined(__cplusplus) && !defined(__CUDACC__)
+BLAS_BATCHED_EXTENSION typedef _Complex _Float16 blas_c16_t;
 #else
+typedef struct blas_c16_storage { blas_r16_t re, im; } blas_c16_t;
+#endif
+typedef float blas_r32_t;
+typedef double blas_r64_t;
+#ifdef __cplusplus
+typedef std::complex<float> blas_c32_t;
+typedef std::complex<double> blas_c64_t;
+#else
+typedef float _Complex blas_c32_t;
+typedef double _Complex blas_c64_t;
+#endif
+#if defined(__FLT128_MAX__) && !defined(__cplusplus) && !defined(__CUDACC__)
+BLAS_BATCHED_EXTENSION typedef _Float128 blas_r128_t;
+BLAS_BATCHED_EXTENSION typedef _Complex _Float128 blas_c128_t;
+#else
+#if defined(__SIZEOF_FLOAT128__) && !defined(__CUDACC__)
+BLAS_BATCHED_EXTENSION typedef __float128 blas_r128_t;
+#elif defined(__cplusplus)
 typedef struct alignas(16) blas_r128_storage { unsigned char bytes[16]; } blas_r128_t;
+#else
+typedef struct blas_r128_storage { _Alignas(16) unsigned char bytes[16]; } blas_r128_t;
 #endif
 typedef struct blas_c128_storage { blas_r128_t re, im; } blas_c128_t;
 #endif
 
+/* ---- enums (CBLAS values) ------------------------------------------------------ */
+/* In C++ the enums get int as their fixed underlying type: the library must read and reject
+ * any int a caller passes, and for an enum without a fixed type reading a value outside its
+ * enumerators' range is undefined behaviour. Size and passing are those of C's enum. */
+#ifdef __cplusplus
+#define BLAS_BATCHED_ENUM(name) enum name : int
+#else
+#define BLAS_BATCHED_ENUM(name) enum name
+#endif
+typedef BLAS_BATCHED_ENUM(BLAS_Layout) { BLAS_RowMajor = 101, BLAS_ColMajor = 102 } BLAS_Layout;
+typedef BLAS_BATCHED_ENUM(BLAS_Op) { BLAS_NoTrans = 111, BLAS_Trans = 112, BLAS_ConjTrans = 113 } BLAS_Op;
+typedef BLAS_BATCHED_ENUM(BLAS_Uplo) { BLAS_Upper = 121, BLAS_Lower = 122 } BLAS_Uplo;
+typedef BLAS_BATCHED_ENUM(BLAS_Diag) { BLAS_NonUnit = 131, BLAS_Unit = 132 } BLAS_Diag;
+typedef BLAS_BATCHED_ENUM(BLAS_Side) { BLAS_Left = 141, BLAS_Right = 142 } BLAS_Side;
+#undef BLAS_BATCHED_ENUM
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ---- enums (CBLAS values) ------------------------------------------------------ */
-typedef enum BLAS_Layout { BLAS_RowMajor = 101, BLAS_ColMajor = 102 } BLAS_Layout;
-typedef enum BLAS_Op { BLAS_NoTrans = 111, BLAS_Trans = 112, BLAS_ConjTrans = 113 } BLAS_Op;
-typedef enum BLAS_Uplo { BLAS_Upper = 121, BLAS_Lower = 122 } BLAS_Uplo;
-typedef enum BLAS_Diag { BLAS_NonUnit = 131, BLAS_Unit = 132 } BLAS_Diag;
-typedef enum BLAS_Side { BLAS_Left = 141, BLAS_Right = 142 } BLAS_Side;
 
 /* Return values beyond the standard's 0 / -k / count (see SPEC.md, "Return value"). */
 #define BLAS_BATCHED_ERR_ALLOC (-1001)   /* host workspace could not be allocated */

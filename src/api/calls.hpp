@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <initializer_list>
 
+#include <omp.h>
+
 namespace bb {
 
 struct ArgRef {
@@ -45,25 +47,32 @@ struct PtrScan {
 constexpr int64_t kParallelScan = 1 << 16;  // below this a thread team costs more than the pass
 
 // One pass over pointer arrays of a group, all of them at once: one thread team per call
-// instead of one per array (waking a team costs more than the scan of a small group).
+// instead of one per array (waking a team costs more than the scan of a small group). Small
+// groups stay on the calling thread without entering OpenMP at all: a call of a million
+// one-problem groups must not pay a parallel region per group.
 template <class P, int N>
 void scan_pointer_arrays(P *const *const (&ptrs)[N], const bool (&needed)[N], int64_t off,
                          int64_t count, PtrScan (&out)[N]) {
+  if (count == 1) {  // one problem per group: the proposal's variable sizes, millions of times
+    for (int a = 0; a < N; ++a) {
+      const auto q = needed[a] ? reinterpret_cast<std::uintptr_t>(ptrs[a][off]) : 0;
+      out[a] = PtrScan{!needed[a] || q != 0, true, 0, q};
+    }
+    return;
+  }
   std::uintptr_t base[N], step[N];
   for (int a = 0; a < N; ++a) {
     out[a] = PtrScan{};
+    base[a] = step[a] = 0;
     if (!needed[a] || count <= 0) continue;
     base[a] = reinterpret_cast<std::uintptr_t>(ptrs[a][off]);
     step[a] = count > 1 ? reinterpret_cast<std::uintptr_t>(ptrs[a][off + 1]) - base[a] : 0;
     out[a].stride_bytes = int64_t(step[a]);
   }
-#pragma omp parallel if (count >= kParallelScan)
-  {
-    bool nonnull[N], strided[N];
-    std::uintptr_t bits[N];
+  auto scan = [&](int64_t lo, int64_t hi, bool (&nonnull)[N], bool (&strided)[N],
+                  std::uintptr_t (&bits)[N]) {
     for (int a = 0; a < N; ++a) nonnull[a] = strided[a] = true, bits[a] = 0;
-#pragma omp for nowait
-    for (int64_t p = 0; p < count; ++p)
+    for (int64_t p = lo; p < hi; ++p)
       for (int a = 0; a < N; ++a) {
         if (!needed[a]) continue;
         const auto q = reinterpret_cast<std::uintptr_t>(ptrs[a][off + p]);
@@ -71,12 +80,30 @@ void scan_pointer_arrays(P *const *const (&ptrs)[N], const bool (&needed)[N], in
         strided[a] = strided[a] && q == base[a] + std::uintptr_t(p) * step[a];
         bits[a] |= q;
       }
-#pragma omp critical(bb_scan_pointer_arrays)
+  };
+  auto merge = [&](const bool (&nonnull)[N], const bool (&strided)[N],
+                   const std::uintptr_t (&bits)[N]) {
     for (int a = 0; a < N; ++a) {
       out[a].nonnull = out[a].nonnull && nonnull[a];
       out[a].strided = out[a].strided && strided[a];
       out[a].address_bits |= bits[a];
     }
+  };
+  if (count < kParallelScan) {
+    bool nonnull[N], strided[N];
+    std::uintptr_t bits[N];
+    scan(0, count, nonnull, strided, bits);
+    merge(nonnull, strided, bits);
+    return;
+  }
+#pragma omp parallel
+  {
+    bool nonnull[N], strided[N];
+    std::uintptr_t bits[N];
+    const int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+    scan(count * t / threads, count * (t + 1) / threads, nonnull, strided, bits);
+#pragma omp critical(bb_scan_pointer_arrays)
+    merge(nonnull, strided, bits);
   }
 }
 
@@ -108,14 +135,14 @@ struct GemmCall : CallBase {
   T **B; const int *B_ld;
   const T *beta;
   T **C; const int *C_ld;
-  mutable PtrScan scan[3];  // of A, B, C in the last check_group (for the device backend)
 
   ArgList group_arrays() const {
     return {{2, A_trans}, {3, B_trans}, {4, m}, {5, n}, {6, k}, {7, alpha}, {9, A_ld}, {11, B_ld},
             {12, beta}, {14, C_ld}};
   }
   ArgList pointer_arrays() const { return {{8, A}, {10, B}, {13, C}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  // `scans` (A, B, C), when given, receives what the pointer pass found (device backend).
+  int check_group(int g, int64_t off, int64_t count, PtrScan *scans = nullptr) const {
     if (!op_ok(A_trans[g])) return -2;
     if (!op_ok(B_trans[g])) return -3;
     if (m[g] < 0) return -4;
@@ -123,7 +150,9 @@ struct GemmCall : CallBase {
     if (k[g] < 0) return -6;
     bool an = A_trans[g] == BLAS_NoTrans, bn = B_trans[g] == BLAS_NoTrans;
     bool need_ab = m[g] > 0 && n[g] > 0 && k[g] > 0;
+    PtrScan scan[3];
     scan_pointer_arrays({A, B, C}, {need_ab, need_ab, m[g] > 0 && n[g] > 0}, off, count, scan);
+    if (scans) std::copy(scan, scan + 3, scans);
     if (!scan[0].nonnull) return -8;
     if (!ld_ok(layout, A_ld[g], an ? m[g] : k[g], an ? k[g] : m[g])) return -9;
     if (!scan[1].nonnull) return -10;
@@ -158,7 +187,7 @@ struct TriangularCall : CallBase {
             {12, B_ld}};
   }
   ArgList pointer_arrays() const { return {{9, A}, {11, B}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  int check_group(int g, int64_t off, int64_t count, PtrScan * = nullptr) const {
     if (!side_ok(side[g])) return -2;
     if (!uplo_ok(uplo[g])) return -3;
     if (!op_ok(A_trans[g])) return -4;
@@ -190,7 +219,7 @@ struct GetrfCall : CallBase {
 
   ArgList group_arrays() const { return {{2, m}, {3, n}, {5, A_ld}}; }
   ArgList pointer_arrays() const { return {{4, A}, {6, ipiv}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  int check_group(int g, int64_t off, int64_t count, PtrScan * = nullptr) const {
     if (m[g] < 0) return -2;
     if (n[g] < 0) return -3;
     bool any = m[g] > 0 && n[g] > 0;
@@ -213,7 +242,7 @@ struct GetriCall : CallBase {
 
   ArgList group_arrays() const { return {{2, n}, {4, A_ld}}; }
   ArgList pointer_arrays() const { return {{3, A}, {5, ipiv}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  int check_group(int g, int64_t off, int64_t count, PtrScan * = nullptr) const {
     if (n[g] < 0) return -2;
     if (!pointers_ok(A, off, count, n[g] > 0)) return -3;
     if (!ld_ok(layout, A_ld[g], n[g], n[g])) return -4;
@@ -238,7 +267,7 @@ struct PotrfCall : CallBase {
 
   ArgList group_arrays() const { return {{2, uplo}, {3, n}, {5, A_ld}}; }
   ArgList pointer_arrays() const { return {{4, A}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  int check_group(int g, int64_t off, int64_t count, PtrScan * = nullptr) const {
     if (!uplo_ok(uplo[g])) return -2;
     if (n[g] < 0) return -3;
     if (!pointers_ok(A, off, count, n[g] > 0)) return -4;
@@ -259,7 +288,7 @@ struct GeqrfCall : CallBase {
 
   ArgList group_arrays() const { return {{2, m}, {3, n}, {5, A_ld}}; }
   ArgList pointer_arrays() const { return {{4, A}, {6, tau}}; }
-  int check_group(int g, int64_t off, int64_t count) const {
+  int check_group(int g, int64_t off, int64_t count, PtrScan * = nullptr) const {
     if (m[g] < 0) return -2;
     if (n[g] < 0) return -3;
     bool any = m[g] > 0 && n[g] > 0;

@@ -124,11 +124,31 @@ int getrf(const GetrfProblem<T> &p, Workspace &ws) {
   });
 }
 
+// LAPACK's blocked routines want n x (block size) elements of workspace and manage with n
+// (they shrink the block size themselves). The optimal size comes from a workspace query;
+// above this many bytes the minimum is used instead, so a call with a huge n cannot ask for
+// gigabytes of scratch (nor overflow an int computing it).
+constexpr std::size_t kMaxLapackWorkBytes = std::size_t(64) << 20;
+
+template <class T, class Query>
+int workspace_elements(int n, Query query) {
+  T optimal(0);
+  int lwork = -1, info = 0;
+  query(&optimal, &lwork, &info);
+  const double want = double(real(optimal));
+  const int minimum = std::max(1, n);
+  if (info != 0 || !(want >= minimum) || want * sizeof(T) > double(kMaxLapackWorkBytes)) return minimum;
+  return int(want);
+}
+
 template <class T>
 int getri(const GetriProblem<T> &p, Workspace &ws) {
   if (p.n == 0) return 0;
   return in_column_major(p.layout, p.A, p.lda, p.n, p.n, ws, [&](T *a, int lda) {
-    int info = 0, lwork = 64 * p.n;
+    int info = 0;
+    int lwork = workspace_elements<T>(p.n, [&](T *w, int *lw, int *inf) {
+      fortran<T>::getri(&p.n, a, &lda, p.ipiv, w, lw, inf);
+    });
     T *work = ws.get<T>(1, std::size_t(lwork));
     fortran<T>::getri(&p.n, a, &lda, p.ipiv, work, &lwork, &info);
     return info;
@@ -156,7 +176,10 @@ template <class T>
 int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
   if (p.m == 0 || p.n == 0) return 0;
   return in_column_major(p.layout, p.A, p.lda, p.m, p.n, ws, [&](T *a, int lda) {
-    int info = 0, lwork = 64 * p.n;
+    int info = 0;
+    int lwork = workspace_elements<T>(p.n, [&](T *w, int *lw, int *inf) {
+      fortran<T>::geqrf(&p.m, &p.n, a, &lda, p.tau, w, lw, inf);
+    });
     T *work = ws.get<T>(1, std::size_t(lwork));
     fortran<T>::geqrf(&p.m, &p.n, a, &lda, p.tau, work, &lwork, &info);
     return info;

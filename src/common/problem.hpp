@@ -36,6 +36,19 @@ inline View<T> view(T *a, int ld, BLAS_Layout layout) {
   return {a, ld, layout == BLAS_RowMajor};
 }
 
+// Every logical element of a rows x cols matrix is zero or a finite normal number.
+template <class T>
+bool all_normal(const View<T> &v, int rows, int cols) {
+  using R = typename traits<T>::real;
+  auto normal = [](R x) { return x == R(0) || (isfinite_all(x) && rabs(x) >= smallest_normal<R>()); };
+  for (int j = 0; j < cols; ++j)
+    for (int i = 0; i < rows; ++i) {
+      const T x = v(i, j);
+      if (!normal(real(x)) || !normal(imag(x))) return false;
+    }
+  return true;
+}
+
 template <class T>
 struct GemmProblem {
   BLAS_Layout layout;
@@ -70,6 +83,14 @@ struct GetrfProblem {
   T *A; int lda;
   int *ipiv;
 };
+
+// OpenBLAS's getrf has its own pivot choice with NaN, its own order of operations with Inf,
+// and divides by a subnormal pivot through its overflowing reciprocal; a problem holding
+// NaN, Inf or subnormal numbers takes the library's own implementation of SPEC.md's rule.
+template <class T>
+bool lapack_getrf_ok(const GetrfProblem<T> &p) {
+  return all_normal(view(p.A, p.lda, p.layout), p.m, p.n);
+}
 
 template <class T>
 struct GetriProblem {

@@ -105,6 +105,35 @@ template <class R> inline R absval(complex<R> x) {
 }
 template <class R> inline bool isnan_any(R x) { return risnan(x); }
 template <class R> inline bool isnan_any(complex<R> x) { return risnan(x.re) || risnan(x.im); }
+// The smallest positive normal number (std::numeric_limits has no binary128 in strict modes).
+template <class R> constexpr R smallest_normal() {
+  if constexpr (std::is_same_v<R, quad>) {  // 2^-16382 = (2^-1022)^16 2^-30, exact at every step
+    R x = R(std::numeric_limits<double>::min()), y = x * x;
+    y = y * y, y = y * y, y = y * y;
+    return y * R(0x1p-30);
+  } else {
+    return std::numeric_limits<R>::min();
+  }
+}
+// Neither NaN nor Inf: x - x is 0 exactly for every finite x, NaN otherwise.
+template <class R> inline bool isfinite_all(R x) { return x - x == R(0); }
+template <class R> inline bool isfinite_all(complex<R> x) { return isfinite_all(x.re) && isfinite_all(x.im); }
+
+// The pivot rule of every getrf path (SPEC.md section 3): among x[0..len) (stride `inc`), the
+// first entry with a NaN part, otherwise the first of largest |re| + |im| (i?amax under the
+// proposed consistent exception handling of Demmel et al.; what OpenBLAS does).
+template <class X>
+inline int pivot_index(const X *x, int64_t len, int64_t inc = 1) {
+  int piv = 0;
+  auto best = abs1(x[0]);
+  if (risnan(best)) return 0;
+  for (int64_t i = 1; i < len; ++i) {
+    const auto v = abs1(x[i * inc]);
+    if (risnan(v)) return int(i);
+    if (v > best) best = v, piv = int(i);
+  }
+  return piv;
+}
 
 // ---- precision traits ------------------------------------------------------------
 // storage: how an element is kept in user memory; compute: what arithmetic runs in

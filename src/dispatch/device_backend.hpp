@@ -152,9 +152,13 @@ int staged_gemm(cuda::Session &s, const GemmCall<T> &c, const DevicePlan &d, Bac
   h.A_ld += g, h.B_ld += g, h.C_ld += g;
   h.A = Ah.data(), h.B = Bh.data(), h.C = Ch.data();
   const Where where = host_choice<T>(backend, Routine::gemm, c.order(g));
-  std::vector<host::GroupPlan> plan{{0, 0, d.count, c.order(g), where}};
+  const int64_t first[2] = {0, d.count};
+  const GroupRecord group{0, where};
+  const double order = double(c.order(g));
+  const host::GroupTable table{first, &group, 1, double(d.count) * order * order * order,
+                               where == Where::host_lapack};
   bool alloc_failed = false;
-  host::run(h, plan, backend == Backend::reference, alloc_failed);
+  host::run(h, table, backend == Backend::reference, alloc_failed);
   if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
   const bool col = c.layout == BLAS_ColMajor;
   for (int64_t i = 0; i < d.count; ++i)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 
 namespace bb {
 
@@ -54,24 +55,29 @@ CallRecord &last_call_record() {
 extern "C" __attribute__((visibility("default"))) const char *blas_batched_last_call(void) {
   bb::CallRecord &r = bb::last_call_record();
   if (!*r.precision) return "no BLAS_*_batched call on this thread yet";
-  std::string &t = r.text;
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s_batched_%s: returned %d, backend %s, %zu group(s)",
-                bb::routine_name(r.routine), r.precision, r.result, r.backend, r.groups.size());
-  t = buf;
-  const std::size_t shown = 16;
-  for (std::size_t g = 0; g < r.groups.size() && g < shown; ++g) {
-    const bb::GroupRecord &gr = r.groups[g];
-    if (gr.code)
-      std::snprintf(buf, sizeof buf, "\n  group %zu: %lld problem(s) skipped, argument %d invalid", g,
-                    (long long)gr.problems, -gr.code);
-    else
-      std::snprintf(buf, sizeof buf, "\n  group %zu: %lld problem(s) on %s", g, (long long)gr.problems,
-                    bb::where_name(gr.where));
-    t += buf;
+  // Formatting needs memory too; no exception may leave the C API.
+  try {
+    std::string &t = r.text;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s_batched_%s: returned %d, backend %s, %d group(s)",
+                  bb::routine_name(r.routine), r.precision, r.result, r.backend, r.group_count);
+    t = buf;
+    const int shown = 16;
+    for (int g = 0; g < r.group_count && g < shown; ++g) {
+      const bb::GroupRecord &gr = r.groups[g];
+      if (gr.code)
+        std::snprintf(buf, sizeof buf, "\n  group %d: %lld problem(s) skipped, argument %d invalid", g,
+                      (long long)r.problems(g), -gr.code);
+      else
+        std::snprintf(buf, sizeof buf, "\n  group %d: %lld problem(s) on %s", g,
+                      (long long)r.problems(g), bb::where_name(gr.where));
+      t += buf;
+    }
+    if (r.group_count > shown) t += "\n  ...";
+    return t.c_str();
+  } catch (const std::bad_alloc &) {
+    return "blas_batched_last_call: out of memory";
   }
-  if (r.groups.size() > shown) t += "\n  ...";
-  return t.c_str();
 }
 
 extern "C" __attribute__((visibility("default"))) double blas_batched_last_device_ms(void) {

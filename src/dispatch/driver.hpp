@@ -13,20 +13,25 @@
 
 namespace bb {
 
-// The lowest-numbered invalid call-level argument, or 0.
+// Groups validated in parallel from this many on (below, waking a team costs more).
+constexpr int kParallelGroups = 4096;
+
+// The lowest-numbered invalid call-level argument, or 0. Fills `first` (group offsets, sized
+// group_count + 1 by the caller) as it sums group_sizes.
 template <class Call>
-int check_call(const Call &c, int64_t &total) {
+int check_call(const Call &c, int64_t *first) {
   int bad = 0;
   auto fail = [&](int pos) {
     if (!bad || pos < bad) bad = pos;
   };
   if (c.layout != BLAS_ColMajor && c.layout != BLAS_RowMajor) fail(1);
   if (c.group_count < 0) fail(Call::pos_group_count);
-  total = 0;
+  int64_t total = 0;
   if (c.group_count > 0) {
     if (!c.group_sizes) fail(Call::pos_group_sizes);
     else
       for (int g = 0; g < c.group_count; ++g) {
+        first[g] = total;
         if (c.group_sizes[g] < 0) fail(Call::pos_group_sizes);
         else total += c.group_sizes[g];
       }
@@ -36,83 +41,100 @@ int check_call(const Call &c, int64_t &total) {
       for (const ArgRef &a : c.pointer_arrays())
         if (!a.ptr) fail(a.pos);
   }
+  if (first) first[c.group_count > 0 ? c.group_count : 0] = total;
   return bad;
 }
 
-// info[0, count) = v; in parallel for the millions of problems a device call may have.
-inline void fill_info(int *info, int64_t count, int v) {
-#pragma omp parallel for if (count >= (int64_t(1) << 18))
-  for (int64_t p = 0; p < count; ++p) info[p] = v;
-}
-
 template <class T, class Call>
-int run_call(const Call &c) {
-  CallRecord &rec = last_call_record();
+int run_call_unguarded(const Call &c, CallRecord &rec) {
   rec.start(Call::routine, traits<T>::name());
-  int64_t total = 0;
-  if (int bad = check_call(c, total)) return rec.result = -bad;  // nothing touched
+  // The record's arrays are the plan; sizing them is the call's only allocation per group,
+  // done before anything is touched.
+  const int G = c.group_count > 0 ? c.group_count : 0;
+  if (rec.first.size() < std::size_t(G) + 1) rec.first.resize(std::size_t(G) + 1);
+  if (rec.groups.size() < std::size_t(G)) rec.groups.resize(G);
+  if (int bad = check_call(c, rec.first.data())) return rec.result = -bad;  // nothing touched
   Backend backend;
   if (!backend_from_env(backend)) return rec.result = BLAS_BATCHED_ERR_BACKEND;
   rec.backend = backend_name(backend);
+  rec.group_count = G;
+  const int64_t *first = rec.first.data();
+  GroupRecord *groups = rec.groups.data();
 
   // Plan every group before touching anything: a call that cannot run returns untouched.
-  std::vector<host::GroupPlan> host_plan;
-  std::vector<DevicePlan> device_plan;
+  // Device groups are only marked here (their checks also collect what the device path needs).
   const bool gpu = cuda::available();
-  int64_t failures = 0, offset = 0;
-  rec.groups.reserve(c.group_count);
-  for (int g = 0; g < c.group_count; ++g) {
-    const int64_t count = c.group_sizes[g];
-    GroupRecord gr{0, Where::none, count};
+  bool unsupported = false, any_device = false, any_lapack = false;
+  double host_work = 0;
+#pragma omp parallel for schedule(static) if (G >= kParallelGroups) \
+    reduction(|| : unsupported, any_device, any_lapack) reduction(+ : host_work)
+  for (int g = 0; g < G; ++g) {
+    const int64_t off = first[g], count = first[g + 1] - off;
+    GroupRecord gr{0, Where::none};
     if (count > 0) {
       cuda::Residency res;
-      int mixed = gpu ? group_residency(c, g, offset, count, res) : 0;
-      if (!has_device_path<Call> && (mixed || res.device))
-        return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
-      gr.code = c.check_group(g, offset, count);
-      if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
-      if (gr.code) {
-        failures += count;
-      } else if (c.order(g) > 0 && res.device) {
-        DevicePlan d{g, offset, count, res.ordinal, Where::none, {}};
-        if constexpr (has_device_path<Call>)
-          for (int i = 0; i < 3; ++i) d.scan[i] = c.scan[i];
-        device_plan.push_back(d);
-      } else if (c.order(g) > 0) {
-        gr.where = host_choice<T>(backend, Call::routine, c.order(g));
-        host_plan.push_back({g, offset, count, c.order(g), gr.where});
+      const int mixed = gpu ? group_residency(c, g, off, count, res) : 0;
+      if (!has_device_path<Call> && (mixed || res.device)) unsupported = true;
+      if (res.device && !mixed) {
+        gr.where = Where::cuda_kernel;  // checked below, where the device plan is made
+        any_device = true;
+      } else {
+        gr.code = c.check_group(g, off, count);
+        if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
+        if (!gr.code && c.order(g) > 0) {
+          gr.where = host_choice<T>(backend, Call::routine, c.order(g));
+          any_lapack = any_lapack || gr.where == Where::host_lapack;
+          const double order = double(c.order(g));
+          host_work += double(count) * order * order * order;
+        }
       }
     }
-    rec.groups.push_back(gr);
-    offset += count;
+    groups[g] = gr;
   }
-  // Skipped and empty groups: info is -k or 0 without any work.
-  if (c.info) {
-    offset = 0;
-    for (int g = 0; g < c.group_count; ++g) {
-      const int64_t count = c.group_sizes[g];
-      const GroupRecord &gr = rec.groups[g];
-      if (count > 0 && (gr.code || c.order(g) == 0)) fill_info(c.info + offset, count, gr.code);
-      offset += count;
+  if (unsupported) return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
+  std::vector<DevicePlan> device_plan;
+  if (any_device)
+    for (int g = 0; g < G; ++g) {
+      if (!on_device(groups[g].where)) continue;
+      const int64_t off = first[g], count = first[g + 1] - off;
+      cuda::Residency res;
+      group_residency(c, g, off, count, res);
+      DevicePlan d{g, off, count, res.ordinal, Where::none, {}};
+      GroupRecord &gr = groups[g];
+      gr.code = c.check_group(g, off, count, d.scan);
+      if (gr.code || c.order(g) == 0) gr.where = Where::none;
+      else device_plan.push_back(d);
     }
-  }
-  // Device work is queued first, so host groups run while the GPU works.
+
+  // Device work is queued first, so host groups run while the GPU works. Then one pass over
+  // every problem computes the host ones and writes everyone's info.
   DeviceRun<T, Call> device(c, device_plan, backend);
   int device_status = device.start();
-  // While the GPU works: device problems cannot fail one by one (their info is unspecified if
-  // the device fails, SPEC.md section 5), and the host groups run.
-  if (c.info)
-    for (const DevicePlan &d : device_plan) fill_info(c.info + d.offset, d.count, 0);
   bool alloc_failed = false;
-  failures += host::run(c, host_plan, backend == Backend::reference, alloc_failed);
+  const host::GroupTable table{first, groups, G, host_work, any_lapack};
+  int64_t failures = host::run(c, table, backend == Backend::reference, alloc_failed);
   const int finished = device.finish(rec.device_ms);
   if (!device_status) device_status = finished;
-  for (const DevicePlan &d : device_plan) rec.groups[d.group].where = d.where;
+  for (const DevicePlan &d : device_plan) groups[d.group].where = d.where;
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;
   rec.result = failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
                                                           : int(failures);
   return rec.result;
+}
+
+// The C API's view of a call: no exception leaves it. Memory for the plan is taken before
+// anything is touched, so running out of it returns BLAS_BATCHED_ERR_ALLOC with nothing
+// changed; per-problem workspace failures are reported per problem (SPEC.md section 4).
+template <class T, class Call>
+int run_call(const Call &c) noexcept {
+  CallRecord &rec = last_call_record();
+  try {
+    return run_call_unguarded<T>(c, rec);
+  } catch (const std::bad_alloc &) {
+    rec.group_count = 0;
+    return rec.result = BLAS_BATCHED_ERR_ALLOC;
+  }
 }
 
 }  // namespace bb

@@ -1,5 +1,7 @@
 // What the calling thread's last call did, per group: for blas_batched_last_call(), the demo
-// and the routing tests. Kept compact; formatted only when asked for.
+// and the routing tests. The same arrays are the call's plan while it runs (group offsets,
+// codes, where each group goes), so a call allocates nothing per group beyond them, and
+// after warm-up nothing at all: they only grow.
 #pragma once
 #include "../common/problem.hpp"
 
@@ -11,17 +13,19 @@ namespace bb {
 
 // Where a group ran. New backends add entries here.
 enum class Where : uint8_t {
-  none, reference, host_kernel, host_lapack,
+  none,  // skipped (invalid) or nothing to compute
+  reference, host_kernel, host_lapack,
   cuda_kernel,  // the library's GPU kernels
   cuda_vendor,  // cuBLAS
   cuda_staged   // device data computed on the host (precisions without a GPU path)
 };
 const char *where_name(Where w);
+inline bool on_host(Where w) { return w == Where::reference || w == Where::host_kernel || w == Where::host_lapack; }
+inline bool on_device(Where w) { return w >= Where::cuda_kernel; }
 
 struct GroupRecord {
   int code;  // 0 or the group's -k
   Where where;
-  int64_t problems;
 };
 
 struct CallRecord {
@@ -29,13 +33,15 @@ struct CallRecord {
   const char *precision = "";
   const char *backend = "";
   int result = 0;
+  int group_count = 0;            // groups of the call that `groups` and `first` describe
   std::vector<GroupRecord> groups;
+  std::vector<int64_t> first;     // first problem of each group; first[group_count] = total
   double device_ms = -1;  // with BLAS_BATCHED_DEVICE_TIMING=1
   std::string text;  // formatted on request
   void start(Routine r, const char *prec) {
-    routine = r, precision = prec, backend = "", result = 0, device_ms = -1;
-    groups.clear();
+    routine = r, precision = prec, backend = "", result = 0, device_ms = -1, group_count = 0;
   }
+  int64_t problems(int g) const { return first[g + 1] - first[g]; }
 };
 
 CallRecord &last_call_record();

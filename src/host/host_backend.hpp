@@ -15,21 +15,25 @@
 
 namespace bb::host {
 
-// One group's share of the loop.
-struct GroupPlan {
-  int group;
-  int64_t offset, count;  // its problems in the call's numbering
-  int64_t order;          // largest dimension: the work per problem is about order^3
-  Where where;
+// The groups of one call as the loop sees them (the arrays of the call's record).
+struct GroupTable {
+  const int64_t *first;        // group g owns problems [first[g], first[g + 1])
+  const GroupRecord *groups;   // code and placement; only host placements are computed here
+  int count;
+  double host_work;            // about order^3 summed over the host problems
+  bool any_lapack;             // some host group runs OpenBLAS
 };
 
 // Below this much work (about order^3 summed over problems) waking a thread team costs more
-// than it saves.
+// than it saves; writing info alone is worth a team from this many problems.
 constexpr double kParallelWork = 32768;
+constexpr int64_t kParallelInfo = int64_t(1) << 18;
 
 template <class T> int vendor(const GemmProblem<T> &p, Workspace &) { return lapack::gemm(p); }
 template <class T> int vendor(const TriangularProblem<T> &p, Workspace &) { return lapack::trsm_trmm(p); }
-template <class T> int vendor(const GetrfProblem<T> &p, Workspace &ws) { return lapack::getrf(p, ws); }
+template <class T> int vendor(const GetrfProblem<T> &p, Workspace &ws) {
+  return lapack_getrf_ok(p) ? lapack::getrf(p, ws) : kernel(p, ws);
+}
 template <class T> int vendor(const GetriProblem<T> &p, Workspace &ws) { return lapack::getri(p, ws); }
 template <class T> int vendor(const PotrfProblem<T> &p, Workspace &ws) { return lapack::potrf(p, ws); }
 template <class T> int vendor(const GeqrfProblem<T> &p, Workspace &ws) { return lapack::geqrf(p, ws); }
@@ -42,45 +46,57 @@ int solve(const Problem &p, Where where, Workspace &ws) {
   return kernel(p, ws);
 }
 
-// Runs every planned problem, writes info (when given) and returns how many failed. A
-// problem whose workspace cannot be allocated is not touched and gets BLAS_BATCHED_ERR_ALLOC.
+// One pass over every problem of the call: host problems are solved, the others get their
+// info (the group's -k, 0 for empty groups, 0 for device problems: they cannot fail one by
+// one, SPEC.md section 5). Returns how many problems have non-zero info. A problem whose
+// workspace cannot be allocated is not touched and gets BLAS_BATCHED_ERR_ALLOC. Threads take
+// chunks of problems in order; within a chunk each group's share is one stretch, so one
+// problem per group costs a few compares more than one large group.
 template <class Call>
-int64_t run(const Call &c, const std::vector<GroupPlan> &plan, bool serial, bool &alloc_failed) {
-  std::vector<int64_t> first(plan.size() + 1, 0);  // first loop index of each planned group
-  bool any_lapack = false;
-  double work = 0;
-  for (std::size_t i = 0; i < plan.size(); ++i) {
-    first[i + 1] = first[i] + plan[i].count;
-    any_lapack |= plan[i].where == Where::host_lapack;
-    work += double(plan[i].count) * double(plan[i].order) * double(plan[i].order) * double(plan[i].order);
-  }
-  const int64_t total = first.back();
+int64_t run(const Call &c, const GroupTable &t, bool serial, bool &alloc_failed) {
+  const int64_t total = t.first[t.count];
   const int threads = omp_get_max_threads();
-  const bool parallel = !serial && total > 1 && threads > 1 && work >= kParallelWork;
+  const bool parallel = !serial && total > 1 && threads > 1 &&
+                        (t.host_work >= kParallelWork || total >= kParallelInfo);
   // One OpenBLAS thread per problem while the loop itself is parallel.
-  lapack::SingleThreadedBlas one_blas_thread(parallel && any_lapack);
-  const int64_t chunk = std::max<int64_t>(1, total / (int64_t(threads) * 32));
+  lapack::SingleThreadedBlas one_blas_thread(parallel && t.any_lapack);
+  const int64_t chunk = std::max<int64_t>(1, total / (int64_t(parallel ? threads : 1) * 32));
+  std::atomic<int64_t> next{0};
   std::atomic<bool> oom{false};
   int64_t failures = 0;
 #pragma omp parallel reduction(+ : failures) if (parallel)
   {
     Workspace &ws = thread_workspace();  // once per thread, not per problem
-    std::size_t gi = 0;                  // the group of the last problem: loop indices only grow
-#pragma omp for schedule(dynamic, chunk)
-    for (int64_t t = 0; t < total; ++t) {
-      if (t < first[gi] || t >= first[gi + 1])
-        gi = std::upper_bound(first.begin(), first.end(), t) - first.begin() - 1;
-      const GroupPlan &gp = plan[gi];
-      const int64_t p = gp.offset + (t - first[gi]);
-      int r;
-      try {
-        r = solve(c.problem(gp.group, p), gp.where, ws);
-      } catch (const std::bad_alloc &) {
-        r = BLAS_BATCHED_ERR_ALLOC;
-        oom = true;
+    const int64_t *first = t.first;
+    int g = 0;
+    for (int64_t lo; (lo = next.fetch_add(chunk, std::memory_order_relaxed)) < total;) {
+      const int64_t hi = std::min(total, lo + chunk);
+      if (lo < first[g] || lo >= first[g + 1])  // the chunk's first group
+        g = int(std::upper_bound(first, first + t.count + 1, lo) - first) - 1;
+      for (int64_t p = lo; p < hi; ++g) {
+        while (first[g + 1] <= p) ++g;  // empty groups
+        const int64_t end = std::min(hi, first[g + 1]);
+        const GroupRecord &gr = t.groups[g];
+        if (on_host(gr.where)) {
+          for (; p < end; ++p) {
+            int r;
+            try {
+              r = solve(c.problem(g, p), gr.where, ws);
+            } catch (const std::bad_alloc &) {
+              r = BLAS_BATCHED_ERR_ALLOC;
+              oom = true;
+            }
+            if (c.info) c.info[p] = r;
+            failures += r != 0;
+          }
+        } else {
+          const int r = on_device(gr.where) ? 0 : gr.code;
+          if (c.info) std::fill(c.info + p, c.info + end, r);
+          failures += r != 0 ? end - p : 0;
+          p = end;
+        }
       }
-      if (c.info) c.info[p] = r;
-      failures += r != 0;
+      if (g > 0 && first[g] >= hi) --g;  // stay on the chunk's last group
     }
   }
   alloc_failed = oom;

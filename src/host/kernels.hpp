@@ -236,12 +236,11 @@ int getrf(const GetrfProblem<T> &p, Workspace &ws) {
   CT *a = ws.get<CT>(0, std::size_t(m) * n);
   load_matrix(Av, BLAS_NoTrans, m, n, a);
   int info = 0;
+  // LAPACK's xgetf2 scales by the reciprocal only where it cannot overflow.
+  const CR<T> sfmin = smallest_normal<CR<T>>();
   for (int j = 0; j < mn; ++j) {
     CT *aj = a + std::size_t(j) * m;
-    int piv = j;
-    CR<T> best = abs1(aj[j]);
-    for (int i = j + 1; i < m; ++i)
-      if (abs1(aj[i]) > best) best = abs1(aj[i]), piv = i;
+    const int piv = j + pivot_index(aj + j, m - j);
     p.ipiv[j] = piv + 1;
     if (piv != j)
       for (int c = 0; c < n; ++c) {
@@ -250,12 +249,16 @@ int getrf(const GetrfProblem<T> &p, Workspace &ws) {
         ac[j] = ac[piv];
         ac[piv] = t;
       }
+    // A zero pivot is not divided by, but its column (all zeros) still updates the rest, as
+    // in LAPACK: 0 x Inf makes NaN there (SPEC.md section 3).
     if (aj[j] == CT(0)) {
       if (info == 0) info = j + 1;
-      continue;
+    } else if (abs1(aj[j]) >= sfmin) {
+      const CT rinv = CT(1) / aj[j];
+      for (int i = j + 1; i < m; ++i) aj[i] *= rinv;
+    } else {
+      for (int i = j + 1; i < m; ++i) aj[i] = aj[i] / aj[j];
     }
-    CT rinv = CT(1) / aj[j];
-    for (int i = j + 1; i < m; ++i) aj[i] *= rinv;
     for (int c = j + 1; c < n; ++c) {
       CT *ac = a + std::size_t(c) * m;
       CT u = ac[j];

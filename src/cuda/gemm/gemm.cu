@@ -14,14 +14,6 @@ extern template int run_gemm<double>(Session &, const GemmGroup *, int);
 extern template int run_gemm<cplx<double>>(Session &, const GemmGroup *, int);
 
 namespace {
-struct TuningEntry {
-  DevPrec prec;
-  int max_order, config;
-};
-constexpr int kFallbackConfig = 8;  // 32 x 32 tiles: any size, where cuBLAS has no routine
-constexpr TuningEntry kTuning[] = {
-#include "gemm_tuning.inc"
-};
 
 // BLAS_BATCHED_GEMM_CONFIG=<index> or "vendor" forces one configuration (tuning sweeps;
 // read on every call so one process can sweep).
@@ -39,9 +31,9 @@ int gemm_config(DevPrec p, int m, int n, int k, bool vendor_backend) {
   const bool vendor_ok = gemm_has_vendor(p);
   if (vendor_backend && vendor_ok) return kConfigVendor;
   int config;
-  if (forced_config(config) && (config >= 0 || vendor_ok)) return config;
+  if (forced_config(config) && (config >= 0 ? gemm_config_built(p, config) : vendor_ok)) return config;
   const int order = std::max({m, n, k});
-  for (const TuningEntry &e : kTuning)
+  for (const TuningEntry &e : kGemmTuning)
     if (e.prec == p && order <= e.max_order) return e.config >= 0 || vendor_ok ? e.config : kFallbackConfig;
   return vendor_ok ? kConfigVendor : kFallbackConfig;
 }

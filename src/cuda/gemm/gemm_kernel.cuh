@@ -8,6 +8,7 @@
 #pragma once
 #include "../device_types.cuh"
 #include "gemm.hpp"
+#include "gemm_tuning.hpp"
 
 #include <blas_batched/blas_batched.h>
 #include <cublas_v2.h>
@@ -389,11 +390,24 @@ using GemmShapes =
                FlatShape<S, 256, 16>>;
 static_assert(std::tuple_size_v<GemmShapes<float>> == kConfigCount);
 
+template <class S> constexpr DevPrec dev_prec_of() {
+  if constexpr (std::is_same_v<S, __half>) return DevPrec::r16;
+  else if constexpr (std::is_same_v<S, chalf>) return DevPrec::c16;
+  else if constexpr (std::is_same_v<S, float>) return DevPrec::r32;
+  else if constexpr (std::is_same_v<S, cplx<float>>) return DevPrec::c32;
+  else if constexpr (std::is_same_v<S, double>) return DevPrec::r64;
+  else return DevPrec::c64;
+}
+
+// f(shape) for configuration `config` of precision S; only compiled configurations exist
+// (planning never picks another one).
 template <class S, int I, class F>
 void with_shape(int config, F &&f) {
   if constexpr (I < kConfigCount) {
-    if (config == I) f(std::tuple_element_t<I, GemmShapes<S>>{});
-    else with_shape<S, I + 1>(config, f);
+    if constexpr (gemm_config_built(dev_prec_of<S>(), I)) {
+      if (config == I) return f(std::tuple_element_t<I, GemmShapes<S>>{});
+    }
+    with_shape<S, I + 1>(config, f);
   }
 }
 
@@ -480,12 +494,6 @@ int vendor_gemm(Session &s, const GemmGroup &g, const void *const *Ap, const voi
   }
 }
 
-// A flat configuration needs contiguous, 16-byte aligned matrices that fit; otherwise the
-// group takes the tiled configuration of the same size class.
-constexpr int kFirstFlatConfig = 10, kFirstExactConfig = 14;
-constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
-constexpr int kFlatExact[] = {2, 4, 8, 16};
-constexpr int kFlatFallback[] = {0, 2, 4, 5};
 inline bool flat_eligible(const GemmGroup &g, std::size_t elem, int max_elements) {
   const int ar = g.ta == 0 ? g.m : g.k, br = g.tb == 0 ? g.k : g.n;
   if (g.lda != ar || g.ldb != br || g.ldc != g.m) return false;
@@ -522,6 +530,7 @@ int run_gemm(Session &s, const GemmGroup *groups, int count) {
         c = kFirstExactConfig + f;  // the same flat kernel, fully unrolled for this shape
       else c = kFirstFlatConfig + f;
     }
+    if (c >= 0 && !gemm_config_built(dev_prec_of<S>(), c)) c = kFallbackConfig;
     if (c >= 0) by_config[c].push_back(i);
   }
   std::vector<std::size_t> table_offset(kConfigCount, 0);

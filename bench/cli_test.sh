@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# The bench's command line (CTest bench_cli): --help names every option the parser accepts, bad
+# values exit non-zero with one line on stderr and no row, columns that do not apply are empty
+# in the CSV, --one-per-group and --compare-groups report the right group counts. Host mode
+# only (potrf), so it runs the same with or without a GPU; every run is tiny.
+#   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
+set -uo pipefail
+bench=${1:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
+src=${2:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# A result row on stdout starts with a routine name.
+rows() { grep -cE '^(gemm|trsm|trmm|getrf|getri|potrf|geqrf) ' "$1"; }
+# Field COL of CSV line ROW (1 = first row after the header), by column name.
+field() {
+  awk -F, -v row="$2" -v col="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+    NR == row + 1 { if (!c) exit 1; print $c }' "$1"
+}
+
+# --help and -h: exit 0, every option of the parser mentioned.
+for h in --help -h; do
+  "$bench" $h >"$tmp/help" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 0 ] || fail "$h exited $rc"
+  [ -s "$tmp/help" ] || fail "$h printed nothing on stdout"
+done
+opts=$(grep -oE 'a == "-[-a-z]+"' "$src" | grep -oE '"-[-a-z]+"' | tr -d '"' | sort -u)
+[ "$(echo "$opts" | wc -l)" -ge 15 ] || fail "found only $(echo "$opts" | wc -l) options in $src"
+for opt in $opts --help -h; do
+  grep -qE -- "(^|[ ,])$opt([ ,]|$)" "$tmp/help" || fail "--help does not mention $opt"
+done
+
+# Bad command lines: exit 2 (--device gpu without a GPU: 1), one line on stderr, no row, no CSV.
+base=(--routine potrf --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
+bad=(
+  "--bogus" "-x" "stray" "--csv" "--tag" "--sizes" "--batch --check"
+  "--sizes abc" "--sizes 0" "--sizes -3" "--sizes ''" "--sizes 2,,4" "--sizes 2.5"
+  "--batch -5" "--batch 0" "--batch 1e3" "--batch 99999999999" "--batch x"
+  "--gb 0" "--gb -1" "--gb abc" "--gb nan" "--reps 0" "--reps -1" "--reps two"
+  "--backend bogus" "--backend native,bogus" "--routine bogus" "--routine potrf,bogus" "--prec r99" "--prec ''"
+  "--device bogus" "--backend cublas-direct" "--backend vendor-grouped,cublas-direct"
+  "--groups 2" "--groups x" "--tag a,b"
+)
+# --device gpu without a GPU (whether or not the build has CUDA) is an error too.
+if ! nvidia-smi -L >/dev/null 2>&1; then bad+=("--routine gemm --device gpu"); fi
+for args in "${bad[@]}"; do
+  rm -f "$tmp/bad.csv"
+  eval "extra=($args)"
+  "$bench" "${base[@]}" "${extra[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  what="bench ... $args"
+  want=2
+  [[ $args != *"--device gpu"* ]] || want=1
+  [ $rc -eq $want ] || fail "$what: exit $rc, not $want"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$tmp/err")"
+  grep -q '^blas_batched_bench: ' "$tmp/err" || fail "$what: no message on stderr"
+  [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
+  [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
+done
+
+# A tiny valid run: one row, error empty (no check), no "nan" anywhere.
+ok=(--routine potrf --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
+"$bench" "${ok[@]}" --csv "$tmp/a.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "valid run exited $rc: $(cat "$tmp/err")"
+[ "$(rows "$tmp/out")" -eq 1 ] || fail "valid run: expected one row, got: $(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/a.csv")" -eq 2 ] || fail "valid run: expected header + one CSV line"
+[ -z "$(field "$tmp/a.csv" 1 error)" ] || fail "valid run: error field not empty: $(field "$tmp/a.csv" 1 error)"
+[ -z "$(field "$tmp/a.csv" 1 kernel_ms)" ] || fail "valid run: kernel_ms not empty on host"
+[ -n "$(field "$tmp/a.csv" 1 time_ms)" ] || fail "valid run: time_ms empty"
+[ "$(field "$tmp/a.csv" 1 groups)" = 1 ] || fail "valid run: groups != 1"
+! grep -qi nan "$tmp/a.csv" "$tmp/out" || fail "valid run: 'nan' in the output"
+head -n1 "$tmp/a.csv" | grep -qx 'device,routine,prec,backend,m,n,k,batch,groups,sizes,time_ms,kernel_ms,gflops,gbps,pct_bw,kernel_pct_bw,vs_vendor,vs_cublas,vs_grouped,vs_reference,error,overhead,copy_gbps,min_ms,max_ms,reps,rot,layout,tag' ||
+  fail "CSV header changed"
+
+# With --check: the reference row first (error empty), then native with an error.
+"$bench" "${ok[@]}" --check --csv "$tmp/b.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "--check run exited $rc: $(cat "$tmp/err")"
+[ "$(field "$tmp/b.csv" 1 backend)" = reference ] || fail "--check: first row is not the reference"
+[ -z "$(field "$tmp/b.csv" 1 error)" ] || fail "--check: the reference row has an error value"
+[ "$(field "$tmp/b.csv" 2 backend)" = native ] || fail "--check: second row is not native"
+e=$(field "$tmp/b.csv" 2 error)
+[ -n "$e" ] || fail "--check: the native row's error is empty"
+awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-10) }' || fail "--check: native error $e too large"
+
+# A device-only backend next to a host one: a note, then the host row.
+"$bench" "${ok[@]}" --backend native,cublas-direct >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "native,cublas-direct exited $rc"
+grep -q 'cublas-direct: device mode only' "$tmp/err" || fail "native,cublas-direct: no note on stderr"
+[ "$(rows "$tmp/out")" -eq 1 ] || fail "native,cublas-direct: expected one row"
+
+# --one-per-group: each problem its own group (per size, and with --mixed over all sizes).
+opg=(--routine potrf --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)
+"$bench" "${opg[@]}" --csv "$tmp/c.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "--one-per-group exited $rc: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/c.csv")" -eq 5 ] || fail "--one-per-group: expected 4 rows (2 sizes x reference, native)"
+for r in 1 2 3 4; do
+  [ "$(field "$tmp/c.csv" $r groups)" = 50 ] || fail "--one-per-group: row $r groups $(field "$tmp/c.csv" $r groups), not 50"
+  [ "$(field "$tmp/c.csv" $r batch)" = 50 ] || fail "--one-per-group: row $r batch is not 50"
+  [ "$(field "$tmp/c.csv" $r layout)" = strided/one-per-group ] || fail "--one-per-group: row $r layout"
+done
+[ -n "$(field "$tmp/c.csv" 2 error)" ] || fail "--one-per-group --check: native error empty"
+"$bench" "${opg[@]}" --mixed --csv "$tmp/d.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "--one-per-group --mixed exited $rc: $(cat "$tmp/err")"
+[ "$(field "$tmp/d.csv" 2 groups)" = 100 ] || fail "--one-per-group --mixed: groups $(field "$tmp/d.csv" 2 groups), not 100"
+[ "$(field "$tmp/d.csv" 2 sizes)" = 2/3 ] || fail "--one-per-group --mixed: sizes not 2/3"
+
+# --compare-groups: the call as given (1 group), then one per problem (50), then the ratio line.
+"$bench" --routine potrf --prec r64 --sizes 2 --batch 50 --reps 1 --backend native --compare-groups \
+  --csv "$tmp/e.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "--compare-groups exited $rc: $(cat "$tmp/err")"
+[ "$(field "$tmp/e.csv" 1 groups)" = 1 ] || fail "--compare-groups: first row groups not 1"
+[ "$(field "$tmp/e.csv" 2 groups)" = 50 ] || fail "--compare-groups: second row groups not 50"
+grep -qE '^one-per-group: potrf r64 .*50 groups of one vs 1 group.* native [0-9.]+x' "$tmp/out" ||
+  fail "--compare-groups: no ratio line: $(cat "$tmp/out")"
+
+if [ $failures -ne 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "bench CLI: all checks passed"

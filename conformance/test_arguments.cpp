@@ -1,7 +1,9 @@
 // Bad arguments. Per routine and precision, each invalid per-group argument, made invalid in
 // the middle one of three groups, must give exactly that group's problems info = -k, leave
 // every byte of that group's data unchanged, and compute the other groups as a clean call
-// does. Each invalid call-level argument must return -k and change nothing at all.
+// does. A bad pointer of one problem (NULL, or a getri pivot out of range) invalidates that
+// problem alone: it gets -k and stays untouched, every other problem is computed as in a
+// clean call. Each invalid call-level argument must return -k and change nothing at all.
 #include "common.hpp"
 
 #include <climits>
@@ -42,10 +44,11 @@ struct Harness {
     info.assign(total(), -777);
   }
   template <class P> P *arg(int pos, P *p) const { return pos == null_pos ? nullptr : p; }
-  // Bytes of every buffer of group g.
-  std::vector<unsigned char> snapshot(int g) const {
+  // Bytes of every buffer of group g (of its problem `only`, when given).
+  std::vector<unsigned char> snapshot(int g, int only = -1) const {
     std::vector<unsigned char> s;
     for (int p = first(g); p < first(g) + sizes[g]; ++p) {
+      if (only >= 0 && p != first(g) + only) continue;
       for (const auto &m : mats)
         if (!m.empty()) s.insert(s.end(), (const unsigned char *)m[p].data(), (const unsigned char *)(m[p].data() + kCap));
       if (!ipiv.empty()) s.insert(s.end(), (const unsigned char *)ipiv[p].data(), (const unsigned char *)(ipiv[p].data() + 8));
@@ -69,7 +72,12 @@ struct Routine {
   std::string name;
   std::function<void(Harness<T> &)> setup;                 // valid parameters and buffers
   std::function<int(Harness<T> &)> call;                   // invokes the entry point
-  std::vector<std::pair<int, std::function<void(Harness<T> &, int g)>>> group_errors;
+  struct Error {
+    int pos;
+    std::function<void(Harness<T> &, int g)> spoil;
+    int problem = -1;  // a per-problem error: the one problem of the group it spoils
+  };
+  std::vector<Error> group_errors;
   std::vector<int> null_args;                              // call-level arguments that must not be NULL
   int pos_group_count, pos_group_sizes;
 };
@@ -116,11 +124,11 @@ std::vector<Routine<T>> routines() {
                       {4, [p](Harness<T> &, int g) { p->m[g] = -1; }},
                       {5, [p](Harness<T> &, int g) { p->n[g] = -1; }},
                       {6, [p](Harness<T> &, int g) { p->k[g] = -1; }},
-                      {8, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }},
+                      {8, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }, 1},
                       {9, [p](Harness<T> &, int g) { p->lda[g] -= 1; }},
-                      {10, [](Harness<T> &h, int g) { h.ptr[1][h.first(g)] = nullptr; }},
+                      {10, [](Harness<T> &h, int g) { h.ptr[1][h.first(g)] = nullptr; }, 0},
                       {11, [p](Harness<T> &, int g) { p->ldb[g] -= 1; }},
-                      {13, [](Harness<T> &h, int g) { h.ptr[2][h.first(g) + 2] = nullptr; }},
+                      {13, [](Harness<T> &h, int g) { h.ptr[2][h.first(g) + 2] = nullptr; }, 2},
                       {14, [p](Harness<T> &, int g) { p->ldc[g] -= 1; }}};
     x.null_args = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16};
     x.pos_group_count = 15, x.pos_group_sizes = 16;
@@ -159,9 +167,9 @@ std::vector<Routine<T>> routines() {
                       {5, [p](Harness<T> &, int g) { bad_enum<T>(p->diag, g); }},
                       {6, [p](Harness<T> &, int g) { p->m[g] = -2; }},
                       {7, [p](Harness<T> &, int g) { p->n[g] = -1; }},
-                      {9, [](Harness<T> &h, int g) { h.ptr[0][h.first(g)] = nullptr; }},
+                      {9, [](Harness<T> &h, int g) { h.ptr[0][h.first(g)] = nullptr; }, 0},
                       {10, [p](Harness<T> &, int g) { p->lda[g] -= 1; }},
-                      {11, [](Harness<T> &h, int g) { h.ptr[1][h.first(g) + 1] = nullptr; }},
+                      {11, [](Harness<T> &h, int g) { h.ptr[1][h.first(g) + 1] = nullptr; }, 1},
                       {12, [p](Harness<T> &, int g) { p->ldb[g] -= 1; }}};
     x.null_args = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14};
     x.pos_group_count = 13, x.pos_group_sizes = 14;
@@ -185,9 +193,9 @@ std::vector<Routine<T>> routines() {
     };
     x.group_errors = {{2, [p](Harness<T> &, int g) { p->m[g] = -1; }},
                       {3, [p](Harness<T> &, int g) { p->n[g] = -3; }},
-                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }},
+                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }, 1},
                       {5, [p](Harness<T> &, int g) { p->lda[g] -= 1; }},
-                      {6, [](Harness<T> &h, int g) { h.pivp[h.first(g)] = nullptr; }}};
+                      {6, [](Harness<T> &h, int g) { h.pivp[h.first(g)] = nullptr; }, 0}};
     x.null_args = {2, 3, 4, 5, 6, 8};
     x.pos_group_count = 7, x.pos_group_sizes = 8;
     r.push_back(x);
@@ -213,11 +221,11 @@ std::vector<Routine<T>> routines() {
                            h.arg(5, h.pivp.data()), kGroups, h.arg(7, h.sizes.data()), h.info.data());
     };
     x.group_errors = {{2, [p](Harness<T> &, int g) { p->n[g] = -1; }},
-                      {3, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 2] = nullptr; }},
+                      {3, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 2] = nullptr; }, 2},
                       {4, [p](Harness<T> &, int g) { p->lda[g] -= 1; }},
-                      {5, [](Harness<T> &h, int g) { h.pivp[h.first(g)] = nullptr; }},
-                      {5, [p](Harness<T> &h, int g) { h.ipiv[h.first(g) + 1][1] = p->n[g] + 1; }},
-                      {5, [](Harness<T> &h, int g) { h.ipiv[h.first(g)][0] = 0; }}};
+                      {5, [](Harness<T> &h, int g) { h.pivp[h.first(g)] = nullptr; }, 0},
+                      {5, [p](Harness<T> &h, int g) { h.ipiv[h.first(g) + 1][1] = p->n[g] + 1; }, 1},
+                      {5, [](Harness<T> &h, int g) { h.ipiv[h.first(g)][0] = 0; }, 0}};
     x.null_args = {2, 3, 4, 5, 7};
     x.pos_group_count = 6, x.pos_group_sizes = 7;
     r.push_back(x);
@@ -245,7 +253,7 @@ std::vector<Routine<T>> routines() {
     };
     x.group_errors = {{2, [p](Harness<T> &, int g) { bad_enum<T>(p->uplo, g); }},
                       {3, [p](Harness<T> &, int g) { p->n[g] = -1; }},
-                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g)] = nullptr; }},
+                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g)] = nullptr; }, 0},
                       {5, [p](Harness<T> &, int g) { p->lda[g] -= 1; }}};
     x.null_args = {2, 3, 4, 5, 7};
     x.pos_group_count = 6, x.pos_group_sizes = 7;
@@ -269,9 +277,9 @@ std::vector<Routine<T>> routines() {
     };
     x.group_errors = {{2, [p](Harness<T> &, int g) { p->m[g] = -1; }},
                       {3, [p](Harness<T> &, int g) { p->n[g] = -1; }},
-                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }},
+                      {4, [](Harness<T> &h, int g) { h.ptr[0][h.first(g) + 1] = nullptr; }, 1},
                       {5, [p](Harness<T> &, int g) { p->lda[g] -= 1; }},
-                      {6, [](Harness<T> &h, int g) { h.ptr[1][h.first(g)] = nullptr; }}};
+                      {6, [](Harness<T> &h, int g) { h.ptr[1][h.first(g)] = nullptr; }, 0}};
     x.null_args = {2, 3, 4, 5, 6, 8};
     x.pos_group_count = 7, x.pos_group_sizes = 8;
     r.push_back(x);
@@ -302,7 +310,7 @@ void check_group_errors(BLAS_Layout layout) {
     for (std::size_t e = 0; e < r.group_errors.size(); ++e)
     for (int bad : kBadEnumValues) {
       bad_enum_value = bad;
-      const int pos = r.group_errors[e].first;
+      const int pos = r.group_errors[e].pos, only = r.group_errors[e].problem;
       SCOPED_TRACE(r.name + " layout " + layout_name(layout) + " argument " + std::to_string(pos) +
                    " (invalid enum value " + std::to_string(bad) + ")");
       Harness<T> h;
@@ -311,15 +319,17 @@ void check_group_errors(BLAS_Layout layout) {
       Harness<T> clean = h;  // the same call with every argument valid
       rebind(clean);
       ASSERT_EQ(r.call(clean), 0) << "the valid call fails";
-      r.group_errors[e].second(h, 1);
-      auto before = h.snapshot(1);
+      r.group_errors[e].spoil(h, 1);
+      auto before = h.snapshot(1, only);
       int rc = r.call(h);
-      EXPECT_EQ(rc, h.sizes[1]) << "return value counts the skipped problems";
-      for (int p = 0; p < h.total(); ++p)
-        EXPECT_EQ(h.info[p], (p >= h.first(1) && p < h.first(2)) ? -pos : 0) << "problem " << p;
-      EXPECT_TRUE(h.snapshot(1) == before) << "the skipped group's data changed";
+      auto skipped = [&](int p) { return only >= 0 ? p == h.first(1) + only : p >= h.first(1) && p < h.first(2); };
+      EXPECT_EQ(rc, only >= 0 ? 1 : h.sizes[1]) << "return value counts the skipped problems";
+      for (int p = 0; p < h.total(); ++p) EXPECT_EQ(h.info[p], skipped(p) ? -pos : 0) << "problem " << p;
+      EXPECT_TRUE(h.snapshot(1, only) == before) << "the skipped problems' data changed";
       EXPECT_TRUE(h.snapshot(0) == clean.snapshot(0) && h.snapshot(2) == clean.snapshot(2))
           << "valid groups differ from the clean call";
+      for (int q = 0; q < h.sizes[1] && only >= 0; ++q)
+        if (q != only) EXPECT_TRUE(h.snapshot(1, q) == clean.snapshot(1, q)) << "problem " << q << " of the group differs from the clean call";
       ++checked;
     }
   }

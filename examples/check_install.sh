@@ -9,6 +9,12 @@ rm -rf "$scratch" && mkdir -p "$scratch"
 cmake --install "$build" --prefix "$scratch/prefix" >/dev/null
 libdir=$(dirname "$(find "$scratch/prefix" -name 'libblas_batched.so' | head -n1)")
 
+echo "== exported symbols: the C API only"
+extra=$(nm -D --defined-only "$libdir/libblas_batched.so" | awk '{print $3}' |
+        grep -v -E '^(BLAS_(gemm|trsm|trmm|getrf|getri|potrf|geqrf)_batched_(r16|c16|r32|c32|r64|c64|r128|c128)|blas_batched_(last_call|set_cuda_stream|last_device_ms))$' |
+        grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' || true)
+if [ -n "$extra" ]; then echo "exported beyond the C API:"; echo "$extra" | head -20; exit 1; fi
+
 echo "== CMake package"
 cmake -S "$src/consumer" -B "$scratch/cmake-build" -G Ninja -DCMAKE_PREFIX_PATH="$scratch/prefix" >/dev/null
 cmake --build "$scratch/cmake-build" >/dev/null

@@ -1,5 +1,7 @@
 #include "lapack_calls.hpp"
 
+#include "column_major.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <mutex>
@@ -27,6 +29,7 @@ BB_DECLARE_FORTRAN(z, bb::complex<double>)
 #undef BB_DECLARE_FORTRAN
 int openblas_get_num_threads(void) __attribute__((weak));
 void openblas_set_num_threads(int) __attribute__((weak));
+int openblas_get_parallel(void) __attribute__((weak));  // 0 sequential, 1 pthreads, 2 OpenMP
 }
 
 namespace bb::lapack {
@@ -89,12 +92,11 @@ template <class T>
 int gemm(const GemmProblem<T> &p) {
   if (p.m == 0 || p.n == 0) return 0;
   if (p.alpha == T(0) || p.k == 0) return scale_only(view(p.C, p.ldc, p.layout), p.m, p.n, p.beta), 0;
-  if (p.layout == BLAS_ColMajor)
-    fortran<T>::gemm(op_char(p.ta), op_char(p.tb), &p.m, &p.n, &p.k, &p.alpha, p.A, &p.lda, p.B,
-                     &p.ldb, &p.beta, p.C, &p.ldc, 1, 1);
-  else  // C^T = op(B)^T op(A)^T
-    fortran<T>::gemm(op_char(p.tb), op_char(p.ta), &p.n, &p.m, &p.k, &p.alpha, p.B, &p.ldb, p.A,
-                     &p.lda, &p.beta, p.C, &p.ldc, 1, 1);
+  const GemmColumnMajor cm = column_major_gemm(p.layout, p.ta, p.tb, p.m, p.n);
+  const T *a = cm.swap_ab ? p.B : p.A, *b = cm.swap_ab ? p.A : p.B;
+  const int lda = cm.swap_ab ? p.ldb : p.lda, ldb = cm.swap_ab ? p.lda : p.ldb;
+  fortran<T>::gemm(op_char(cm.ta), op_char(cm.tb), &cm.m, &cm.n, &p.k, &p.alpha, a, &lda, b, &ldb, &p.beta, p.C,
+                   &p.ldc, 1, 1);
   return 0;
 }
 
@@ -102,12 +104,9 @@ template <class T>
 int trsm_trmm(const TriangularProblem<T> &p) {
   if (p.m == 0 || p.n == 0) return 0;
   if (p.alpha == T(0)) return scale_only(view(p.B, p.ldb, p.layout), p.m, p.n, T(0)), 0;
-  bool row = p.layout == BLAS_RowMajor;
-  // Row-major B is column-major B^T: the side and the stored triangle swap.
-  bool left = (p.side == BLAS_Left) != row;
-  bool upper = (p.uplo == BLAS_Upper) != row;
-  int m = row ? p.n : p.m, n = row ? p.m : p.n;
-  const char *side = left ? "L" : "R", *uplo = upper ? "U" : "L";
+  const TriangularColumnMajor cm = column_major_triangular(p.layout, p.side, p.uplo, p.m, p.n);
+  const int m = cm.m, n = cm.n;
+  const char *side = cm.side == BLAS_Left ? "L" : "R", *uplo = cm.uplo == BLAS_Upper ? "U" : "L";
   const char *diag = p.diag == BLAS_Unit ? "U" : "N";
   auto f = p.solve ? fortran<T>::trsm : fortran<T>::trmm;
   f(side, uplo, op_char(p.ta), diag, &m, &n, &p.alpha, p.A, &p.lda, p.B, &p.ldb, 1, 1, 1, 1);
@@ -158,10 +157,8 @@ int getri(const GetriProblem<T> &p, Workspace &ws) {
 template <class T>
 int potrf(const PotrfProblem<T> &p, Workspace &) {
   if (p.n == 0) return 0;
-  // Row-major storage of A read column-major is A^T = conj(A) (A is Hermitian). If
-  // conj(A) = L L^H then A = U^H U with U = L^T, and U's row-major entries sit exactly
-  // where L's column-major ones do: only the triangle flips, no copy is needed.
-  bool upper = (p.uplo == BLAS_Upper) != (p.layout == BLAS_RowMajor);
+  // Row-major: only the triangle flips, no copy is needed (column_major.hpp).
+  const bool upper = column_major_potrf_uplo(p.layout, p.uplo) == BLAS_Upper;
   int info = 0;
   fortran<T>::potrf(upper ? "U" : "L", &p.n, p.A, &p.lda, &info, 1);
   // OpenBLAS tests each pivot with `<= 0` only, so a NaN pivot (SPEC: info = i) goes
@@ -191,8 +188,11 @@ std::mutex guard_mutex;
 int guard_count = 0, saved_threads = 1;
 }  // namespace
 
+// An OpenMP build of OpenBLAS already runs one thread inside a parallel region, and setting its
+// thread count would set the OpenMP one, shrinking the library's own team: no guard there.
 SingleThreadedBlas::SingleThreadedBlas(bool active)
-    : active_(active && openblas_get_num_threads && openblas_set_num_threads) {
+    : active_(active && openblas_get_num_threads && openblas_set_num_threads &&
+              !(openblas_get_parallel && openblas_get_parallel() == 2)) {
   if (!active_) return;
   std::lock_guard<std::mutex> lock(guard_mutex);
   if (guard_count++ == 0) {

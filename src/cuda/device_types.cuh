@@ -72,8 +72,8 @@ __device__ __forceinline__ cplx<R> mul(cplx<R> a, cplx<R> b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 
-// Host side: a compute-type scalar from the dispatcher's (re, im) pair.
-template <class CT> CT scalar_from(const double v[2]) {
+// A compute-type scalar from the precision-independent (re, im) pair of a run's description.
+template <class CT> __host__ __device__ __forceinline__ CT scalar_from(const double v[2]) {
   if constexpr (std::is_same_v<CT, float> || std::is_same_v<CT, double>) return CT(v[0]);
   else return {decltype(CT::re)(v[0]), decltype(CT::re)(v[1])};
 }

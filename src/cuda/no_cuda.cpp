@@ -1,27 +1,33 @@
 // A build without CUDA: every pointer is host memory, so no device path is ever taken.
 #include <blas_batched/blas_batched.h>
 
-#include "device.hpp"
 #include "gemm/gemm.hpp"
+#include "session.hpp"
 
 namespace bb::cuda {
 
 bool available() { return false; }
-Residency residency(const void *) { return {}; }
+int query_pointer(const void *, PointerInfo &out) {
+  out = PointerInfo{};
+  return 0;
+}
 
 Session::Session(int) { status_ = BLAS_BATCHED_ERR_UNSUPPORTED; }
 Session::~Session() = default;
-char *Session::staging(std::size_t) { return nullptr; }
-char *Session::device_buffer(std::size_t) { return nullptr; }
-int Session::upload(std::size_t) { return status_; }
-void Session::started() {}
+char *Session::slot_host(int, std::size_t) { return nullptr; }
+char *Session::slot_device(int) const { return nullptr; }
+int Session::slot_upload(int, std::size_t) { return status_; }
+void *Session::scratch(std::size_t, std::size_t) { return nullptr; }
 int Session::download(void *, const void *, std::size_t) { return status_; }
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
+int Session::copy_to_host(void *, const void *, std::size_t) { return status_; }
 int Session::sync() { return status_; }
+void Session::started() {}
 void *Session::stream() const { return nullptr; }
 void *Session::cublas() { return nullptr; }
 int Session::sm_count() const { return 0; }
 int Session::check(int) { return status_; }
+int Session::check_at(int, int) { return status_; }
 void Session::clear_stale_error() {}
 int Session::check_launch() { return status_; }
 int Session::finish(double &ms) {
@@ -29,9 +35,17 @@ int Session::finish(double &ms) {
   return status_;
 }
 
-int gemm_config(DevPrec, int, int, int, bool) { return 0; }
+GemmShapeInfo gemm_shape(DevPrec, int) { return {}; }
+int gemm_config(DevPrec, int, int, int, int64_t, bool) { return 0; }
 bool gemm_has_vendor(DevPrec) { return false; }
-int gemm(Session &s, DevPrec, const GemmGroup *, int) { return s.status(); }
+void gemm_read_overrides() {}
+bool gemm_flat_ok(const GemmSeg &, int, int, bool) { return false; }
+bool gemm_vendor_ok(DevPrec, const GemmSeg &) { return false; }
+int gemm_kernel_config(DevPrec, const GemmSeg &, bool) { return 0; }
+int64_t gemm_units(const GemmSeg &, const GemmShapeInfo &) { return 0; }
+int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, int, int64_t) { return s.status(); }
+int gemm_vendor(Session &s, DevPrec, const GemmSeg &) { return s.status(); }
+int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.status(); }
 
 }  // namespace bb::cuda
 

@@ -3,9 +3,10 @@
 // through run_call; a routine only describes its arguments (src/api/calls.hpp).
 #pragma once
 #include "../api/calls.hpp"
+#include "../device/device_run.hpp"
+#include "../device/residency.hpp"
 #include "../host/host_backend.hpp"
 #include "backend.hpp"
-#include "device_backend.hpp"
 #include "record.hpp"
 
 #include <limits>
@@ -62,26 +63,33 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   GroupRecord *groups = rec.groups.data();
 
   // Plan every group before touching anything: a call that cannot run returns untouched.
-  // Device groups are only marked here (their checks also collect what the device path needs).
+  // Group-level arguments and residency here; each problem's pointers when it runs.
+  const double t_plan = device::debug_timing() ? omp_get_wtime() : 0;
+  using DeviceAdapter = device::Adapter<Call>;
   const bool gpu = cuda::available();
-  bool unsupported = false, any_device = false, any_lapack = false;
+  const uint64_t call_id = gpu ? device::ResidencyCache::next_call() : 0;
+  bool unsupported = false, unknown_memory = false, any_device = false, any_lapack = false;
   double host_work = 0;
 #pragma omp parallel for schedule(static) if (G >= kParallelGroups) \
-    reduction(|| : unsupported, any_device, any_lapack) reduction(+ : host_work)
+    reduction(|| : unsupported, unknown_memory, any_device, any_lapack) reduction(+ : host_work)
   for (int g = 0; g < G; ++g) {
     const int64_t off = first[g], count = first[g + 1] - off;
     GroupRecord gr{0, Where::none};
     if (count > 0) {
-      cuda::Residency res;
-      const int mixed = gpu ? group_residency(c, g, off, count, res) : 0;
-      if (!has_device_path<Call> && (mixed || res.device)) unsupported = true;
-      if (res.device && !mixed) {
-        gr.where = Where::cuda_kernel;  // checked below, where the device plan is made
-        any_device = true;
-      } else {
-        gr.code = c.check_group(g, off, count);
-        if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
-        if (!gr.code && c.order(g) > 0) {
+      device::Residency res;
+      int mixed = 0;
+      if (gpu) {
+        mixed = device::group_residency(c, g, off, count, device::ResidencyCache::for_call(call_id), res);
+        if (mixed == BLAS_BATCHED_ERR_DEVICE) unknown_memory = true, mixed = 0;
+      }
+      if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
+      gr.code = c.check_group(g);
+      if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
+      if (!gr.code && c.order(g) > 0) {
+        if (res.device) {
+          gr.where = Where::cuda_kernel, gr.ordinal = int16_t(res.ordinal);  // refined by the device run
+          any_device = true;
+        } else {
           gr.where = host_choice<T>(backend, Call::routine, c.order(g));
           any_lapack = any_lapack || gr.where == Where::host_lapack;
           const double order = double(c.order(g));
@@ -91,31 +99,29 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
     }
     groups[g] = gr;
   }
+  // Memory the runtime cannot classify is never guessed to be host memory.
+  if (unknown_memory) return rec.result = BLAS_BATCHED_ERR_DEVICE;
   if (unsupported) return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
-  std::vector<DevicePlan> device_plan;
+  std::vector<device::DeviceGroup> device_groups;
   if (any_device)
-    for (int g = 0; g < G; ++g) {
-      if (!on_device(groups[g].where)) continue;
-      const int64_t off = first[g], count = first[g + 1] - off;
-      cuda::Residency res;
-      group_residency(c, g, off, count, res);
-      DevicePlan d{g, off, count, res.ordinal, Where::none, {}};
-      GroupRecord &gr = groups[g];
-      gr.code = c.check_group(g, off, count, d.scan);
-      if (gr.code || c.order(g) == 0) gr.where = Where::none;
-      else device_plan.push_back(d);
-    }
+    for (int g = 0; g < G; ++g)
+      if (on_device(groups[g].where))
+        device_groups.push_back({g, first[g], first[g + 1] - first[g], groups[g].ordinal});
 
-  // Device work is queued first, so host groups run while the GPU works. Then one pass over
-  // every problem computes the host ones and writes everyone's info.
-  DeviceRun<T, Call> device(c, device_plan, backend);
+  if (t_plan > 0)
+    std::fprintf(stderr, "blas_batched: group checks %.3f ms (%d groups, %zu on the device)\n",
+                 (omp_get_wtime() - t_plan) * 1e3, G, device_groups.size());
+  // Device work is queued first (the host pass over device groups' pointers is part of it),
+  // so host groups run while the GPU works. Then one pass over the host problems.
+  device::DeviceRun<T, Call> device(c, device_groups, backend);
   int device_status = device.start();
   bool alloc_failed = false;
   const host::GroupTable table{first, groups, G, host_work, any_lapack};
   int64_t failures = host::run(c, table, backend == Backend::reference, alloc_failed);
   const int finished = device.finish(rec.device_ms);
   if (!device_status) device_status = finished;
-  for (const DevicePlan &d : device_plan) groups[d.group].where = d.where;
+  failures += device.failures();
+  for (const device::DeviceGroup &d : device_groups) groups[d.group].where = d.where;
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;
   rec.result = failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()

@@ -26,6 +26,7 @@ inline bool on_device(Where w) { return w >= Where::cuda_kernel; }
 struct GroupRecord {
   int code;  // 0 or the group's -k
   Where where;
+  int16_t ordinal = -1;  // the CUDA device of a device group
 };
 
 struct CallRecord {

@@ -46,25 +46,27 @@ int solve(const Problem &p, Where where, Workspace &ws) {
   return kernel(p, ws);
 }
 
-// One pass over every problem of the call: host problems are solved, the others get their
-// info (the group's -k, 0 for empty groups, 0 for device problems: they cannot fail one by
-// one, SPEC.md section 5). Returns how many problems have non-zero info. A problem whose
-// workspace cannot be allocated is not touched and gets BLAS_BATCHED_ERR_ALLOC. Threads take
-// chunks of problems in order; within a chunk each group's share is one stretch, so one
-// problem per group costs a few compares more than one large group.
+// One pass over every problem of the call except the device ones (the device layer reports
+// those): host problems are checked (their pointers; getri's pivots) and solved, the others get
+// their info (the group's -k, 0 for empty groups). Returns how many problems have non-zero
+// info. A problem whose workspace cannot be allocated is not touched and gets
+// BLAS_BATCHED_ERR_ALLOC. Threads take chunks of problems in order; within a chunk each
+// group's share is one stretch, so one problem per group costs a few compares more than one
+// large group.
 template <class Call>
 int64_t run(const Call &c, const GroupTable &t, bool serial, bool &alloc_failed) {
   const int64_t total = t.first[t.count];
   const int threads = omp_get_max_threads();
   const bool parallel = !serial && total > 1 && threads > 1 &&
                         (t.host_work >= kParallelWork || total >= kParallelInfo);
-  // One OpenBLAS thread per problem while the loop itself is parallel.
+  // One OpenBLAS thread per problem while the loop itself is parallel. The team size is taken
+  // before: the guard must not change it.
   lapack::SingleThreadedBlas one_blas_thread(parallel && t.any_lapack);
   const int64_t chunk = std::max<int64_t>(1, total / (int64_t(parallel ? threads : 1) * 32));
   std::atomic<int64_t> next{0};
   std::atomic<bool> oom{false};
   int64_t failures = 0;
-#pragma omp parallel reduction(+ : failures) if (parallel)
+#pragma omp parallel num_threads(threads) reduction(+ : failures) if (parallel)
   {
     Workspace &ws = thread_workspace();  // once per thread, not per problem
     const int64_t *first = t.first;
@@ -79,18 +81,22 @@ int64_t run(const Call &c, const GroupTable &t, bool serial, bool &alloc_failed)
         const GroupRecord &gr = t.groups[g];
         if (on_host(gr.where)) {
           for (; p < end; ++p) {
-            int r;
-            try {
-              r = solve(c.problem(g, p), gr.where, ws);
-            } catch (const std::bad_alloc &) {
-              r = BLAS_BATCHED_ERR_ALLOC;
-              oom = true;
+            int r = c.problem_error(g, p);
+            if (!r) {
+              try {
+                r = solve(c.problem(g, p), gr.where, ws);
+              } catch (const std::bad_alloc &) {
+                r = BLAS_BATCHED_ERR_ALLOC;
+                oom = true;
+              }
             }
             if (c.info) c.info[p] = r;
             failures += r != 0;
           }
+        } else if (on_device(gr.where)) {
+          p = end;
         } else {
-          const int r = on_device(gr.where) ? 0 : gr.code;
+          const int r = gr.code;
           if (c.info) std::fill(c.info + p, c.info + end, r);
           failures += r != 0 ? end - p : 0;
           p = end;

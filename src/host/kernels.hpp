@@ -3,6 +3,7 @@
 // copied back. No library call per problem, so they win where a BLAS call costs more than
 // the arithmetic (tiny sizes), and they are the only host path for r16, c16, r128, c128.
 #pragma once
+#include "../common/column_major.hpp"
 #include "../common/problem.hpp"
 #include "../common/workspace.hpp"
 
@@ -103,14 +104,12 @@ int gemm(const GemmProblem<T> &p, Workspace &ws) {
   if (p.m == 0 || p.n == 0) return 0;
   // op(A) (m x k) and op(B) (k x n) as strided arrays; row-major C is column-major C^T,
   // and C^T = op(B)^T op(A)^T.
-  Strided<T> sa = strided(view(p.A, p.lda, p.layout), p.ta);
-  Strided<T> sb = strided(view(p.B, p.ldb, p.layout), p.tb);
-  int m = p.m, n = p.n;
-  if (p.layout == BLAS_RowMajor) {
-    Strided<T> t = sa;
-    sa = sb.transposed(), sb = t.transposed();
-    std::swap(m, n);
-  }
+  // (column_major.hpp): the row-major problem is the column-major one with A and B swapped,
+  // each read through its stored layout.
+  const GemmColumnMajor cm = column_major_gemm(p.layout, p.ta, p.tb, p.m, p.n);
+  const int m = cm.m, n = cm.n;
+  Strided<T> sa = strided(view(cm.swap_ab ? p.B : p.A, cm.swap_ab ? p.ldb : p.lda, BLAS_ColMajor), cm.ta);
+  Strided<T> sb = strided(view(cm.swap_ab ? p.A : p.B, cm.swap_ab ? p.lda : p.ldb, BLAS_ColMajor), cm.tb);
   const int k = p.k;
   CT alpha = load(p.alpha), beta = load(p.beta);
   const int kk = alpha == CT(0) ? 0 : k;  // alpha = 0: A and B are not read

@@ -1,53 +1,148 @@
-// Device gemm entry: precision switch and the tuned choice of kernel configuration.
-#include "gemm_kernel.cuh"
+// Device gemm entry points: the precision switch, the tuned choice of configuration, and the
+// core call for a few runs on device operands.
+#include "gemm_impl.cuh"
 
+#include <atomic>
 #include <cstdlib>
+#include <vector>
 
 namespace bb::cuda {
 
-template <class S> int run_gemm(Session &, const GemmGroup *, int);
-extern template int run_gemm<__half>(Session &, const GemmGroup *, int);
-extern template int run_gemm<chalf>(Session &, const GemmGroup *, int);
-extern template int run_gemm<float>(Session &, const GemmGroup *, int);
-extern template int run_gemm<cplx<float>>(Session &, const GemmGroup *, int);
-extern template int run_gemm<double>(Session &, const GemmGroup *, int);
-extern template int run_gemm<cplx<double>>(Session &, const GemmGroup *, int);
+BB_GEMM_DECLARE(__half, extern)
+BB_GEMM_DECLARE(chalf, extern)
+BB_GEMM_DECLARE(float, extern)
+BB_GEMM_DECLARE(cplx<float>, extern)
+BB_GEMM_DECLARE(double, extern)
+BB_GEMM_DECLARE(cplx<double>, extern)
 
 namespace {
 
-// BLAS_BATCHED_GEMM_CONFIG=<index> or "vendor" forces one configuration (tuning sweeps;
-// read on every call so one process can sweep).
-bool forced_config(int &config) {
-  const char *s = std::getenv("BLAS_BATCHED_GEMM_CONFIG");
-  if (!s || !*s) return false;
-  config = !std::strcmp(s, "vendor") ? kConfigVendor : std::atoi(s);
-  return config == kConfigVendor || (config >= 0 && config < kConfigCount);
+template <class F>
+auto by_precision(DevPrec p, F &&f) {
+  switch (p) {
+    case DevPrec::r16: return f(__half{});
+    case DevPrec::c16: return f(chalf{});
+    case DevPrec::r32: return f(float{});
+    case DevPrec::c32: return f(cplx<float>{});
+    case DevPrec::r64: return f(double{});
+    case DevPrec::c64: break;
+  }
+  return f(cplx<double>{});
 }
+
+// BLAS_BATCHED_GEMM_CONFIG=<index> or "vendor" forces one configuration (tuning sweeps). Read
+// once per call (gemm_read_overrides), not per run: a call may plan millions of runs.
+constexpr int kNotForced = -100;
+std::atomic<int> forced_setting{kNotForced};
+
+bool forced_config(DevPrec p, int &config) {
+  config = forced_setting.load(std::memory_order_relaxed);
+  if (config == kNotForced) return false;
+  return config == kConfigVendor ? gemm_has_vendor(p) : gemm_config_built(p, config);
+}
+
 }  // namespace
 
 bool gemm_has_vendor(DevPrec p) { return p != DevPrec::c16; }
 
-int gemm_config(DevPrec p, int m, int n, int k, bool vendor_backend) {
+void gemm_read_overrides() {
+  const char *s = std::getenv("BLAS_BATCHED_GEMM_CONFIG");
+  int c = kNotForced;
+  if (s && *s) c = !std::strcmp(s, "vendor") ? kConfigVendor : std::atoi(s);
+  forced_setting.store(c, std::memory_order_relaxed);
+}
+
+int gemm_config(DevPrec p, int m, int n, int k, int64_t problems, bool vendor_backend) {
   const bool vendor_ok = gemm_has_vendor(p);
   if (vendor_backend && vendor_ok) return kConfigVendor;
   int config;
-  if (forced_config(config) && (config >= 0 ? gemm_config_built(p, config) : vendor_ok)) return config;
+  if (forced_config(p, config)) return config;
   const int order = std::max({m, n, k});
   for (const TuningEntry &e : kGemmTuning)
-    if (e.prec == p && order <= e.max_order) return e.config >= 0 || vendor_ok ? e.config : kFallbackConfig;
-  return vendor_ok ? kConfigVendor : kFallbackConfig;
+    if (e.prec == p && order <= e.max_order) {
+      if (e.config != kConfigVendor) return e.config;
+      return vendor_ok && problems >= kVendorMinProblems ? kConfigVendor : kFallbackConfig;
+    }
+  return vendor_ok && problems >= kVendorMinProblems ? kConfigVendor : kFallbackConfig;
 }
 
-int gemm(Session &s, DevPrec p, const GemmGroup *groups, int count) {
-  switch (p) {
-    case DevPrec::r16: return run_gemm<__half>(s, groups, count);
-    case DevPrec::c16: return run_gemm<chalf>(s, groups, count);
-    case DevPrec::r32: return run_gemm<float>(s, groups, count);
-    case DevPrec::c32: return run_gemm<cplx<float>>(s, groups, count);
-    case DevPrec::r64: return run_gemm<double>(s, groups, count);
-    case DevPrec::c64: return run_gemm<cplx<double>>(s, groups, count);
+bool gemm_flat_ok(const GemmSeg &g, int elem, int max_elements, bool aligned) {
+  const int ar = g.ta == 0 ? g.m : g.k, br = g.tb == 0 ? g.k : g.n;
+  if (g.A.ld != ar || g.B.ld != br || g.C.ld != g.m) return false;
+  const int64_t ea = int64_t(g.m) * g.k, eb = int64_t(g.k) * g.n, ec = int64_t(g.m) * g.n;
+  if (ea > max_elements || eb > max_elements || ec > max_elements) return false;
+  if ((ea * elem) % 16 || (eb * elem) % 16 || (ec * elem) % 16) return false;
+  for (const DevOperand *o : {&g.A, &g.B, &g.C})
+    if ((o->step * elem) % 16) return false;  // strides, or array offsets, of whole vectors
+  return aligned;
+}
+
+int64_t gemm_units(const GemmSeg &g, const GemmShapeInfo &shape) {
+  if (g.m <= 0 || g.n <= 0) return 0;  // nothing to write
+  if (shape.flat) return g.problems;
+  const int64_t tm = (int64_t(g.m) + shape.tile - 1) / shape.tile, tn = (int64_t(g.n) + shape.tile - 1) / shape.tile;
+  return g.problems * tm * tn;
+}
+
+GemmShapeInfo gemm_shape(DevPrec p, int config) {
+  return by_precision(p, [&](auto s) { return shape_info<decltype(s)>(config); });
+}
+
+int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host, const GemmSeg *table_device,
+                int count, int64_t units) {
+  return by_precision(p, [&](auto x) { return launch<decltype(x)>(s, config, table_host, table_device, count, units); });
+}
+
+int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
+  return by_precision(p, [&](auto x) { return vendor<decltype(x)>(s, run); });
+}
+
+bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
+  if (!gemm_has_vendor(p) || !g.read_ab || g.m <= 0 || g.n <= 0) return false;  // cuBLAS in half lets NaN through for alpha = 0
+  if (g.A.array != g.B.array || g.A.array != g.C.array) return false;
+  return !(g.A.array && (g.A.step || g.B.step || g.C.step));
+}
+
+int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
+  int c = gemm_config(p, g.m, g.n, g.k, 0, false);  // 0 problems: never cuBLAS
+  if (c >= kFirstFlat) {
+    const int f = (c - kFirstFlat) % 4;
+    if (!gemm_flat_ok(g, elem_bytes(p), kFlatMaxElements[f], aligned)) c = kFlatFallback[f];
+    else if (g.m == kFlatExact[f] && g.n == kFlatExact[f] && g.k == kFlatExact[f]) c = kFirstExact + f;
+    else c = kFirstFlat + f;
   }
-  return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  return gemm_config_built(p, c) ? c : kFallbackConfig;
+}
+
+int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, bool vendor_backend) {
+  // Few runs: each configuration's runs go by value, kInlineSegs per launch, nothing uploaded.
+  std::vector<int> config(count);
+  for (int i = 0; i < count; ++i) {
+    const GemmSeg &r = runs[i];
+    const bool vendor = gemm_config(p, r.m, r.n, r.k, r.problems, vendor_backend) == kConfigVendor;
+    config[i] = vendor && gemm_vendor_ok(p, r) ? kConfigVendor : gemm_kernel_config(p, r, aligned[i]);
+  }
+  for (int i = 0; i < count; ++i)
+    if (config[i] == kConfigVendor && gemm_vendor(s, p, runs[i])) return s.status();
+  for (int c = 0; c < kGemmConfigs; ++c) {
+    const GemmShapeInfo shape = gemm_shape(p, c);
+    GemmSeg batch[kInlineSegs];
+    int in_batch = 0;
+    int64_t units = 0;
+    for (int i = 0; i <= count; ++i) {
+      if (i < count && config[i] == c && runs[i].problems > 0 && runs[i].m > 0 && runs[i].n > 0) {
+        batch[in_batch] = runs[i];
+        batch[in_batch].unit_begin = units;
+        units += gemm_units(runs[i], shape);
+        ++in_batch;
+      }
+      if (in_batch == kInlineSegs || (i == count && in_batch)) {
+        if (gemm_launch(s, p, c, batch, nullptr, in_batch, units)) return s.status();
+        in_batch = 0, units = 0;
+      }
+    }
+  }
+  return s.status();
 }
 
 }  // namespace bb::cuda

@@ -1,41 +1,96 @@
-// Batched gemm on device-resident groups: the interface between dispatch (plain C++) and the
-// CUDA code. Groups arrive column-major (row-major ones are transposed by the caller).
+// Batched gemm on operands already in device memory: the core that the device layer's gemm
+// adapter drives, and that blocked factorizations and recursive trsm/trmm call on sub-blocks.
+// Plain C++ (the kernels live in the .cu files). Everything here is column-major: a row-major
+// caller transposes the problem first (src/common/column_major.hpp).
 #pragma once
-#include "../device.hpp"
+#include "../session.hpp"
 
 #include <cstdint>
 
 namespace bb::cuda {
 
-enum class DevPrec { r16, c16, r32, c32, r64, c64 };
+enum class DevPrec : uint8_t { r16, c16, r32, c32, r64, c64 };
+constexpr int elem_bytes(DevPrec p) {
+  switch (p) {
+    case DevPrec::r16: return 2;
+    case DevPrec::c16: case DevPrec::r32: return 4;
+    case DevPrec::c32: case DevPrec::r64: return 8;
+    case DevPrec::c64: return 16;
+  }
+  return 0;
+}
 
-constexpr int kConfigVendor = -1;  // the group goes to cuBLAS
-constexpr int kConfigCount = 18;  // 14..17: exact-shape flat kernels, chosen at plan time    // kernel shapes, kGemmShapes in gemm_kernel.cuh
-
-struct GemmGroup {
-  int64_t problems;
-  int m, n, k, lda, ldb, ldc;
-  int ta, tb;  // 0 N, 1 T, 2 C
-  double alpha[2], beta[2];
-  bool alpha_zero, beta_zero;
-  // Matrix p of the group is at A + p * sA elements (strided), or, when Ap is set, Ap[p]
-  // (a host pointer array, already offset to the group's first problem).
-  const void *A, *B;
-  void *C;
-  int64_t sA, sB, sC;
-  const void *const *Ap, *const *Bp;
-  void *const *Cp;
-  bool align16;  // every matrix address (and stride) is a multiple of 16 bytes
-  int config;    // from gemm_config(), or kConfigVendor
+// One matrix operand of a run of problems: problem i's matrix starts at
+//   base + i * stride          (elements; strided form, `array` false), or at
+//   array_ptrs[i] + offset     (a pointer array in device memory, `array` true),
+// a column-major block with leading dimension ld. `offset` moves every matrix to a sub-block
+// (row i0, column j0: offset = i0 + j0 * ld) without touching the pointer array.
+struct DevOperand {
+  const void *p = nullptr;  // base, or the device pointer array
+  int64_t step = 0;         // stride (strided form) or offset (array form), in elements
+  int ld = 1;
+  bool array = false;
 };
 
-// The tuned choice for one group (table in gemm_tuning.inc; BLAS_BATCHED_GEMM_CONFIG forces
-// one, for the tuning sweep). Precisions without a cuBLAS routine never get kConfigVendor.
-int gemm_config(DevPrec p, int m, int n, int k, bool vendor_backend);
-bool gemm_has_vendor(DevPrec p);
+// A run of problems that share their parameters (a group, or its part in one chunk): what the
+// kernels read, the same bytes for every precision (scalars as double pairs).
+struct GemmSeg {
+  int64_t unit_begin = 0;  // first unit (a team's task) of the run in its launch; set by planning
+  int64_t problems = 0;
+  int m = 0, n = 0, k = 0;
+  uint8_t ta = 0, tb = 0;       // 0 N, 1 T, 2 C
+  uint8_t read_ab = 0, read_c = 0;  // alpha != 0 and k > 0; beta != 0
+  double alpha[2] = {0, 0}, beta[2] = {0, 0};
+  DevOperand A, B, C;
+};
 
-// Enqueues all groups on the session's stream: pointer arrays in one upload, one kernel
-// launch per configuration in use, cuBLAS per vendor group. Returns a status.
-int gemm(Session &s, DevPrec p, const GemmGroup *groups, int count);
+constexpr int kConfigVendor = -1;  // the run goes to cuBLAS
+constexpr int kGemmConfigCount = 18;  // GemmConfig (gemm_tuning.hpp) names them
+
+// What planning needs to know of a kernel configuration (gemm_tuning.hpp names them).
+struct GemmShapeInfo {
+  bool built = false;   // compiled for this precision
+  bool flat = false;    // one team per problem, contiguous 16-byte aligned matrices only
+  int tile = 0;         // tiled: a team's tile of C is tile x tile
+  int max_elements = 0; // flat: largest matrix (elements); exact shapes: n x n x n exactly
+  int exact = 0;
+  int teams_per_block = 1;
+};
+GemmShapeInfo gemm_shape(DevPrec p, int config);
+
+// The tuned configuration for a run of `problems` problems of this shape (never cuBLAS for
+// runs too short to pay for a cuBLAS call, nor for precisions cuBLAS lacks).
+int gemm_config(DevPrec p, int m, int n, int k, int64_t problems, bool vendor_backend);
+bool gemm_has_vendor(DevPrec p);
+// Reads BLAS_BATCHED_GEMM_CONFIG (a configuration index or "vendor", for tuning sweeps): once
+// per call, before planning.
+void gemm_read_overrides();
+// Whether the flat kernels can serve a run: contiguous matrices (ld = rows) whose sizes and
+// addresses are multiples of 16 bytes, none larger than max_elements.
+bool gemm_flat_ok(const GemmSeg &s, int elem, int max_elements, bool addresses_aligned);
+// Whether cuBLAS can take a run: a precision it has, alpha != 0 and k > 0 (cuBLAS in half lets
+// NaN in A or B through when alpha = 0), one form for all operands, no offsets in array form.
+bool gemm_vendor_ok(DevPrec p, const GemmSeg &g);
+// The library kernel for a run: the tuned one (the fallback where the table says cuBLAS), flat
+// kernels only for contiguous aligned runs (exact n x n x n ones unrolled). `aligned`: every
+// address of the run is a multiple of 16 bytes.
+int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned);
+// Units (team tasks) of a run under a configuration: problems x tiles.
+int64_t gemm_units(const GemmSeg &s, const GemmShapeInfo &shape);
+
+// One launch of configuration `config` over `count` runs whose unit_begin are set. The table is
+// either passed by value (count <= kInlineSegs: `table_host`) or read from device memory
+// (`table_device`). Returns a status.
+constexpr int kInlineSegs = 8;
+int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host,
+                const GemmSeg *table_device, int count, int64_t units);
+
+// cuBLAS on one run (strided or pointer-array form; no offsets in array form). Returns a status.
+int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run);
+
+// The whole core call for a few runs (blocked algorithms, recursion): configurations from the
+// tuning table, tables through the session's scratch, one launch per configuration in use,
+// cuBLAS for vendor runs. `aligned[i]` says whether run i's addresses are 16-byte aligned.
+int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, bool vendor_backend);
 
 }  // namespace bb::cuda

@@ -1,6 +1,6 @@
 // The c16 instantiation of the device gemm (one file per precision: parallel builds).
-#include "gemm_kernel.cuh"
+#include "gemm_impl.cuh"
 
 namespace bb::cuda {
-template int run_gemm<chalf>(Session &, const GemmGroup *, int);
+BB_GEMM_DECLARE(chalf, )
 }

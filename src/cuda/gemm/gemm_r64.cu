@@ -1,6 +1,6 @@
 // The r64 instantiation of the device gemm (one file per precision: parallel builds).
-#include "gemm_kernel.cuh"
+#include "gemm_impl.cuh"
 
 namespace bb::cuda {
-template int run_gemm<double>(Session &, const GemmGroup *, int);
+BB_GEMM_DECLARE(double, )
 }

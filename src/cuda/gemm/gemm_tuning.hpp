@@ -1,9 +1,33 @@
-// The device gemm's tuning table and the configurations each precision compiles: one place
-// for the choice of kernel per precision and order, shared by planning and instantiation.
+// Device gemm tuning: the named kernel configurations, the table that picks one per precision
+// and order (measured by tools/tune_gemm.sh), and every crossover of the device gemm in one
+// place. Shared by planning (host) and instantiation (the .cu files).
 #pragma once
 #include "gemm.hpp"
 
 namespace bb::cuda {
+
+// Kernel configurations. Tiles: a team computes a TILE x TILE tile of C, each thread an
+// RM x RN register block (kTile<TILE>_<RM>x<RN>). Flat: one team per problem whose matrices
+// are contiguous and 16-byte aligned, up to <MAXE> elements each (kFlat<MAXE>); exact: the flat
+// kernel unrolled for n x n x n problems (kExact<n>), chosen at plan time for such runs.
+enum GemmConfig : int {
+  kTile2_1x1, kTile4_1x1, kTile4_2x2, kTile8_2x1, kTile8_2x2, kTile16_2x2, kTile16_4x4,
+  kTile32_4x4, kTile32_2x2, kTile32_4x2,
+  kFlat4, kFlat16, kFlat64, kFlat256,
+  kExact2, kExact4, kExact8, kExact16,
+  kGemmConfigs
+};
+static_assert(kGemmConfigs == kGemmConfigCount);
+constexpr int kFirstFlat = kFlat4, kFirstExact = kExact2;
+constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
+constexpr int kFlatExact[] = {2, 4, 8, 16};
+// A flat configuration whose run is not contiguous and aligned falls back to these tiles.
+constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
+// Any size, and the precisions without cuBLAS.
+constexpr int kFallbackConfig = kTile32_2x2;
+// Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than
+// the kernels lose on it (one problem per group is the proposal's way of varying sizes).
+constexpr int64_t kVendorMinProblems = 64;
 
 struct TuningEntry {
   DevPrec prec;
@@ -13,24 +37,17 @@ inline constexpr TuningEntry kGemmTuning[] = {
 #include "gemm_tuning.inc"
 };
 
-constexpr int kFallbackConfig = 8;  // 32 x 32 tiles: any size, where cuBLAS has no routine
-// A flat configuration needs contiguous, 16-byte aligned matrices that fit; otherwise the
-// group takes the tiled configuration of the same size class.
-constexpr int kFirstFlatConfig = 10, kFirstExactConfig = 14;
-constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
-constexpr int kFlatExact[] = {2, 4, 8, 16};
-constexpr int kFlatFallback[] = {0, 2, 4, 5};
-
 // Whether precision p compiles configuration c: the ones its tuning table names, the flat
-// family with its fallbacks, and the general fallback. Instantiating all 18 shapes for all
-// six precisions would triple the build and compile shapes nobody runs (some of which spill
+// family with its fallbacks, and the general fallback. Instantiating every shape for every
+// precision would triple the build and compile shapes nobody runs (some of which spill
 // registers); a tuning build (-DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON) compiles every one.
 constexpr bool gemm_config_built(DevPrec p, int c) {
+  if (c < 0 || c >= kGemmConfigs) return false;
 #ifdef BB_GEMM_ALL_CONFIGS
   (void)p;
-  return c >= 0 && c < kConfigCount;
+  return true;
 #else
-  if (c >= kFirstFlatConfig || c == kFallbackConfig) return c < kConfigCount;
+  if (c >= kFirstFlat || c == kFallbackConfig) return true;
   for (int f : kFlatFallback)
     if (c == f) return true;
   for (const TuningEntry &e : kGemmTuning)

@@ -1,0 +1,101 @@
+// The device gemm of one precision: shape facts for planning, one launch of one configuration,
+// and cuBLAS on one run. Instantiated once per precision (gemm_<prec>.cu), so the precisions
+// compile in parallel.
+#pragma once
+#include "gemm_kernels.cuh"
+#include "gemm_vendor.cuh"
+
+#include <blas_batched/blas_batched.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace bb::cuda {
+
+template <class S>
+GemmShapeInfo shape_info(int config) {
+  GemmShapeInfo info;
+  with_shape<S>(config, [&](auto shape) {
+    using Shape = decltype(shape);
+    info.built = true;
+    info.flat = Shape::flat;
+    info.tile = Shape::flat ? 0 : Shape::TILE;
+    info.max_elements = Shape::MAXE;
+    info.exact = Shape::EXACT;
+    info.teams_per_block = Shape::PPB;
+  });
+  return info;
+}
+
+template <class S>
+int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *table_device, int count,
+           int64_t units) {
+  if (s.status() || units == 0 || count == 0) return s.status();
+  GemmLaunch L;
+  std::memset(&L, 0, sizeof L);
+  L.count = count;
+  L.total_units = units;
+  L.table = table_device;
+  if (!table_device) {
+    if (count > kInlineSegs) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    std::copy(table_host, table_host + count, L.inline_runs);
+  }
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  const bool built = with_shape<S>(config, [&](auto shape) {
+    using Shape = decltype(shape);
+    // Enough blocks to fill the GPU many times over; the grid strides over the rest.
+    const int64_t blocks = (units + Shape::PPB - 1) / Shape::PPB;
+    const int64_t cap = int64_t(s.sm_count()) * 2048;
+    const unsigned grid = unsigned(std::min<int64_t>(blocks, cap));
+    s.started();
+    s.clear_stale_error();
+    if constexpr (Shape::flat) gemm_flat<S, Shape><<<grid, Shape::THREADS, 0, stream>>>(L);
+    else gemm_tiles<S, Shape><<<grid, Shape::THREADS, 0, stream>>>(L);
+    s.check_launch();
+  });
+  if (!built) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // planning never picks an uncompiled one
+  return s.status();
+}
+
+template <class S>
+int vendor(Session &s, const GemmSeg &g) {
+  if constexpr (std::is_same_v<S, chalf>) {
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned: c16 has no cuBLAS routine
+  } else {
+    using CT = typename dev<S>::C;
+    if (s.status() || g.problems == 0) return s.status();
+    auto h = static_cast<cublasHandle_t>(s.cublas());
+    if (!h) return s.status();
+    const CT alpha = scalar_from<CT>(g.alpha), beta = scalar_from<CT>(g.beta);
+    s.started();
+    cublasStatus_t st;
+    if (!g.A.array)
+      st = vendor_strided(h, vendor_op(g.ta), vendor_op(g.tb), g.m, g.n, g.k, &alpha,
+                          static_cast<const S *>(g.A.p), g.A.ld, g.A.step, static_cast<const S *>(g.B.p), g.B.ld,
+                          g.B.step, &beta, static_cast<S *>(const_cast<void *>(g.C.p)), g.C.ld, g.C.step,
+                          int(g.problems));
+    else
+      st = vendor_arrays(h, vendor_op(g.ta), vendor_op(g.tb), g.m, g.n, g.k, &alpha,
+                         static_cast<const S *const *>(g.A.p), g.A.ld, static_cast<const S *const *>(g.B.p),
+                         g.B.ld, &beta, static_cast<S *const *>(const_cast<void *>(g.C.p)), g.C.ld,
+                         int(g.problems));
+    // cuBLAS's status is the whole answer: the runtime's last-error slot may hold errors that
+    // cuBLAS provoked and handled itself.
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      if (std::getenv("BLAS_BATCHED_DEBUG"))
+        std::fprintf(stderr, "blas_batched: cuBLAS gemm status %d (m %d n %d k %d lda %d ldb %d ldc %d %s)\n",
+                     int(st), g.m, g.n, g.k, g.A.ld, g.B.ld, g.C.ld, g.A.array ? "arrays" : "strided");
+      return s.fail(st == CUBLAS_STATUS_ALLOC_FAILED ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
+    }
+    return s.status();
+  }
+}
+
+#define BB_GEMM_DECLARE(S, EXTERN)                                                                      \
+  EXTERN template GemmShapeInfo shape_info<S>(int);                                                    \
+  EXTERN template int launch<S>(Session &, int, const GemmSeg *, const GemmSeg *, int, int64_t);       \
+  EXTERN template int vendor<S>(Session &, const GemmSeg &);
+
+}  // namespace bb::cuda

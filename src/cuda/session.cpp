@@ -1,0 +1,350 @@
+#include "session.hpp"
+
+#include <blas_batched/blas_batched.h>
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+namespace bb::cuda {
+
+#define CHECK(call) check_at(int(call), __LINE__)
+
+namespace {
+
+int status_of(cudaError_t e) {
+  if (e == cudaSuccess) return 0;
+  return e == cudaErrorMemoryAllocation ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE;
+}
+
+// The caller's stream (blas_batched_set_cuda_stream), per thread, with the device it was set on.
+struct UserStream {
+  cudaStream_t stream = nullptr;
+  int device = -1;
+};
+UserStream &user_stream() {
+  thread_local UserStream s;
+  return s;
+}
+
+bool timing_requested() {
+  static const bool on = [] {
+    const char *s = std::getenv("BLAS_BATCHED_DEVICE_TIMING");
+    return s && *s && std::strcmp(s, "0") != 0;
+  }();
+  return on;
+}
+
+bool device_switched_off() {
+  const char *s = std::getenv("BLAS_BATCHED_DEVICE");
+  return s && (!std::strcmp(s, "off") || !std::strcmp(s, "0"));
+}
+
+}  // namespace
+
+// One thread's resources on one device. Freed at thread exit; errors then are ignored
+// (the CUDA context may already be gone at process exit).
+struct Session::Context {
+  cudaStream_t own = nullptr;
+  cublasHandle_t blas = nullptr;
+  struct Slot {
+    char *host = nullptr, *device = nullptr;
+    std::size_t cap = 0;
+    cudaEvent_t copied = nullptr;  // the slot's last upload has left host memory
+    bool pending = false;
+  } slots[kSlots];
+  std::vector<std::pair<char *, std::size_t>> scratch;  // blocks in use this call, first = main
+  cudaEvent_t start = nullptr, stop = nullptr;
+  int sms = 0;
+  unsigned long long context = 0;  // the CUDA context they belong to (a reset makes a new one)
+  ~Context() {
+    if (blas) cublasDestroy(blas);
+    for (Slot &s : slots) {
+      if (s.host) cudaFreeHost(s.host);
+      if (s.device) cudaFree(s.device);
+      if (s.copied) cudaEventDestroy(s.copied);
+    }
+    for (auto &b : scratch) cudaFree(b.first);
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (own) cudaStreamDestroy(own);
+  }
+};
+
+bool available() {
+  if (device_switched_off()) return false;  // read every call: no CUDA call at all when off
+  static const bool yes = [] {
+    int n = 0;
+    bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+    cudaGetLastError();  // a missing driver must not leave a sticky error behind
+    return ok;
+  }();
+  return yes;
+}
+
+namespace {
+// cuPointerGetAttributes, reached through the runtime: the library does not link the driver
+// library itself (a machine without a GPU has none, and must still load the library).
+using PointerAttributesFn = int (*)(unsigned, int *, void **, unsigned long long);
+PointerAttributesFn pointer_attributes() {
+  static const PointerAttributesFn fn = [] {
+    void *f = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &f, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      f = nullptr, cudaGetLastError();
+    return reinterpret_cast<PointerAttributesFn>(f);
+  }();
+  return fn;
+}
+}  // namespace
+
+// A unique id of the device's current CUDA context (never reused, unlike its handle), or 0.
+unsigned long long current_context_id() {
+  using GetCurrent = int (*)(void **);
+  using GetId = int (*)(void *, unsigned long long *);
+  static const auto fns = [] {
+    void *a = nullptr, *b = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &a, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      a = nullptr;
+    if (cudaGetDriverEntryPointByVersion("cuCtxGetId", &b, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      b = nullptr;
+    cudaGetLastError();
+    return std::pair<GetCurrent, GetId>{reinterpret_cast<GetCurrent>(a), reinterpret_cast<GetId>(b)};
+  }();
+  void *ctx = nullptr;
+  unsigned long long id = 0;
+  if (!fns.first || !fns.second || fns.first(&ctx) != 0 || !ctx || fns.second(ctx, &id) != 0) return 0;
+  return id;
+}
+
+int query_pointer(const void *p, PointerInfo &out) {
+  out = PointerInfo{};
+  if (!p) return 0;
+  cudaPointerAttributes a;
+  const cudaError_t e = cudaPointerGetAttributes(&a, p);
+  if (e != cudaSuccess) {
+    if (std::getenv("BLAS_BATCHED_DEBUG"))
+      std::fprintf(stderr, "blas_batched: cudaPointerGetAttributes(%p): %s\n", p, cudaGetErrorString(e));
+    cudaGetLastError();
+    // Since CUDA 11 host memory the runtime never saw is reported as unregistered, not as an
+    // error: any error means the runtime cannot tell, and guessing "host" could run host code
+    // on device memory.
+    return BLAS_BATCHED_ERR_DEVICE;
+  }
+  if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) {
+    out.device = true;
+    out.ordinal = a.device;
+  }
+  if (a.type != cudaMemoryTypeUnregistered)
+    if (PointerAttributesFn f = pointer_attributes()) {
+      // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR (11) and _RANGE_SIZE (12): the allocation.
+      int attrs[2] = {11, 12};
+      std::uintptr_t start = 0;
+      std::size_t size = 0;
+      void *data[2] = {&start, &size};
+      const int r = f(2, attrs, data, reinterpret_cast<unsigned long long>(p));
+      if (r == 0 && start && size) out.lo = start, out.hi = start + size;
+      else if (std::getenv("BLAS_BATCHED_DEBUG"))
+        std::fprintf(stderr, "blas_batched: no allocation range for %p (driver status %d)\n", p, r);
+    }
+  return 0;
+}
+
+Session::Session(int ordinal) : ordinal_(ordinal) {
+  thread_local std::vector<std::unique_ptr<Context>> contexts;
+  if (cudaGetDevice(&previous_device_) != cudaSuccess) previous_device_ = -1, cudaGetLastError();
+  if (CHECK(cudaSetDevice(ordinal))) return;
+  if (contexts.size() <= std::size_t(ordinal)) contexts.resize(ordinal + 1);
+  // A context whose stream the runtime no longer knows (a cudaDeviceReset since) is rebuilt;
+  // its handles and memory died with the reset, so it is dropped without freeing them.
+  const unsigned long long context = current_context_id();
+  if (contexts[ordinal] && contexts[ordinal]->context != context) (void)contexts[ordinal].release();
+  if (!contexts[ordinal]) {
+    auto c = std::make_unique<Context>();
+    c->context = context;
+    if (CHECK(cudaStreamCreateWithFlags(&c->own, cudaStreamNonBlocking))) return;
+    if (CHECK(cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, ordinal))) return;
+    for (auto &s : c->slots)
+      if (CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming))) return;
+    contexts[ordinal] = std::move(c);
+  }
+  ctx_ = contexts[ordinal].get();
+  // The caller's stream serves the device it belongs to; other devices use their own stream.
+  // Fixed for the call: the caller's choice is per thread, and helpers may enqueue.
+  const UserStream &u = user_stream();
+  stream_ = u.stream && u.device == ordinal ? static_cast<void *>(u.stream) : static_cast<void *>(ctx_->own);
+  timing_ = timing_requested();
+  if (timing_) {
+    if (!ctx_->start && CHECK(cudaEventCreate(&ctx_->start))) return;
+    if (!ctx_->stop && CHECK(cudaEventCreate(&ctx_->stop))) return;
+  }
+}
+
+void Session::started() {
+  if (started_ || status_) return;
+  started_ = true;
+  if (timing_) CHECK(cudaEventRecord(ctx_->start, static_cast<cudaStream_t>(stream())));
+}
+
+Session::~Session() {
+  if (previous_device_ >= 0) cudaSetDevice(previous_device_);
+}
+
+void *Session::stream() const { return stream_; }
+
+int Session::sm_count() const { return ctx_ ? ctx_->sms : 1; }
+
+int Session::check(int e) { return check_at(e, 0); }
+
+int Session::check_at(int e, int line) {
+  if (e != cudaSuccess) {
+    if (std::getenv("BLAS_BATCHED_DEBUG"))
+      std::fprintf(stderr, "blas_batched: CUDA error %s (session.cpp:%d)\n", cudaGetErrorString(cudaError_t(e)), line);
+    cudaGetLastError();  // clear non-sticky errors so later calls can run
+    fail(status_of(cudaError_t(e)));
+  }
+  return status_;
+}
+
+// Non-sticky errors that others left in the runtime's last-error slot must not be taken for
+// ours; a sticky error comes back from the launch itself.
+void Session::clear_stale_error() { cudaGetLastError(); }
+
+int Session::check_launch() { return CHECK(cudaGetLastError()); }
+
+char *Session::slot_host(int i, std::size_t bytes) {
+  if (status_ || !ctx_) return nullptr;
+  Context::Slot &s = ctx_->slots[i];
+  if (s.pending) {  // the host side is free once its last copy is done
+    if (CHECK(cudaEventSynchronize(s.copied))) return nullptr;
+    s.pending = false;
+  }
+  if (bytes > s.cap) {
+    // Growing happens during warm-up only. cudaFree waits for the device, so no kernel still
+    // reads the old device twin.
+    std::size_t want = std::max<std::size_t>({bytes, 2 * s.cap, std::size_t(1) << 20});
+    if (s.host) cudaFreeHost(s.host);
+    if (s.device) cudaFree(s.device);
+    s.host = s.device = nullptr, s.cap = 0;
+    if (CHECK(cudaHostAlloc(reinterpret_cast<void **>(&s.host), want, cudaHostAllocDefault))) return nullptr;
+    if (CHECK(cudaMalloc(reinterpret_cast<void **>(&s.device), want))) return nullptr;
+    s.cap = want;
+  }
+  return s.host;
+}
+
+char *Session::slot_device(int i) const { return ctx_ ? ctx_->slots[i].device : nullptr; }
+
+int Session::slot_upload(int i, std::size_t bytes) {
+  if (status_ || !bytes) return status_;
+  Context::Slot &s = ctx_->slots[i];
+  started();
+  const auto st = static_cast<cudaStream_t>(stream());
+  if (CHECK(cudaMemcpyAsync(s.device, s.host, bytes, cudaMemcpyHostToDevice, st))) return status_;
+  if (CHECK(cudaEventRecord(s.copied, st))) return status_;
+  s.pending = true;
+  return 0;
+}
+
+void *Session::scratch(std::size_t bytes, std::size_t align) {
+  if (status_ || !ctx_) return nullptr;
+  auto &blocks = ctx_->scratch;
+  std::size_t off = (scratch_used_ + align - 1) / align * align;
+  // The last block serves bump allocations; a new one is added (never moved: earlier pointers
+  // stay valid) when it is full. finish() merges them for the next call.
+  if (blocks.empty() || off + bytes > blocks.back().second) {
+    std::size_t want = std::max<std::size_t>(bytes, blocks.empty() ? (std::size_t(1) << 20) : 2 * blocks.back().second);
+    char *p = nullptr;
+    if (CHECK(cudaMalloc(reinterpret_cast<void **>(&p), want))) return nullptr;
+    blocks.emplace_back(p, want);
+    off = 0;
+  }
+  scratch_used_ = off + bytes;
+  return blocks.back().first + off;
+}
+
+int Session::download(void *host, const void *device, std::size_t bytes) {
+  if (status_ || !bytes) return status_;
+  started();
+  return CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost,
+                               static_cast<cudaStream_t>(stream())));
+}
+
+int Session::copy_to_host(void *host, const void *device, std::size_t bytes) { return download(host, device, bytes); }
+
+int Session::upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
+                           std::size_t rows) {
+  if (status_ || !width || !rows) return status_;
+  started();
+  return CHECK(cudaMemcpy2DAsync(device, pitch, host, pitch, width, rows, cudaMemcpyHostToDevice,
+                                 static_cast<cudaStream_t>(stream())));
+}
+
+int Session::sync() {
+  if (status_) return status_;
+  return CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream())));
+}
+
+void *Session::cublas() {
+  if (status_) return nullptr;
+  if (!ctx_->blas) {
+    if (cublasCreate(&ctx_->blas) != CUBLAS_STATUS_SUCCESS) {
+      fail(BLAS_BATCHED_ERR_DEVICE);
+      return nullptr;
+    }
+  }
+  if (cublasSetStream(ctx_->blas, static_cast<cudaStream_t>(stream())) != CUBLAS_STATUS_SUCCESS) {
+    fail(BLAS_BATCHED_ERR_DEVICE);
+    return nullptr;
+  }
+  return ctx_->blas;
+}
+
+int Session::finish(double &device_ms) {
+  device_ms = -1;
+  if (!ctx_) return status_;
+  cudaStream_t s = static_cast<cudaStream_t>(stream());
+  if (timing_ && started_ && !status_) CHECK(cudaEventRecord(ctx_->stop, s));
+  // Always wait, also after a failure: nothing may still run on user data once we return.
+  CHECK(cudaStreamSynchronize(s));
+  if (timing_ && started_ && !status_) {
+    float ms = 0;
+    if (!CHECK(cudaEventElapsedTime(&ms, ctx_->start, ctx_->stop))) device_ms = ms;
+  }
+  for (auto &slot : ctx_->slots) slot.pending = false;  // the stream is drained
+  // Scratch that grew during the call becomes one block for the next one.
+  auto &blocks = ctx_->scratch;
+  if (blocks.size() > 1) {
+    std::size_t total = 0;
+    for (auto &b : blocks) total += b.second, cudaFree(b.first);
+    blocks.clear();
+    char *p = nullptr;
+    if (cudaMalloc(reinterpret_cast<void **>(&p), total) == cudaSuccess) blocks.emplace_back(p, total);
+    else cudaGetLastError();
+  }
+  scratch_used_ = 0;
+  return status_;
+}
+
+}  // namespace bb::cuda
+
+extern "C" __attribute__((visibility("default"))) int blas_batched_set_cuda_stream(void *stream) {
+  bb::cuda::UserStream &u = bb::cuda::user_stream();
+  u.stream = static_cast<cudaStream_t>(stream);
+  u.device = -1;
+  if (stream && cudaStreamGetDevice(u.stream, &u.device) != cudaSuccess) {
+    cudaGetLastError();
+    u.stream = nullptr;
+    return BLAS_BATCHED_ERR_DEVICE;
+  }
+  return 0;
+}

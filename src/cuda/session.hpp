@@ -1,0 +1,80 @@
+// The CUDA runtime as the device layer sees it: whether there is a GPU, what a pointer is, and
+// the device work of one call on one device (stream, staging, scratch, errors, timing). Plain
+// C++: no CUDA header leaks into the layers above, and a build without CUDA links the stubs
+// in no_cuda.cpp.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace bb::cuda {
+
+// False when the build has no CUDA, the process sees no GPU, or BLAS_BATCHED_DEVICE=off is set
+// (then the library never touches the CUDA runtime: no context is created).
+bool available();
+
+// What the runtime says about one address. 0, or BLAS_BATCHED_ERR_DEVICE when it cannot say
+// (never a guess: host code must not run on device memory).
+struct PointerInfo {
+  bool device = false;  // device or managed memory; host, pinned and registered memory are host
+  int ordinal = -1;
+  std::uintptr_t lo = 0, hi = 0;  // the allocation holding it, where CUDA knows one (else 0, 0)
+};
+int query_pointer(const void *p, PointerInfo &out);
+
+// The device work of one call on one device. Stream, staging buffers, scratch and cuBLAS handle
+// persist per thread and device, so after warm-up a call allocates nothing. Every int is 0 or
+// a BLAS_BATCHED_ERR_* code; the first failure sticks (status()).
+class Session {
+ public:
+  explicit Session(int ordinal);
+  ~Session();  // restores the caller's current device
+  Session(const Session &) = delete;
+  Session &operator=(const Session &) = delete;
+
+  // ---- staging: two pinned slots with device twins, for uploads pipelined chunk by chunk.
+  // slot_host(s, n) waits until the slot's previous upload has left host memory, then returns
+  // at least n bytes to fill; slot_upload(s, n) copies the first n bytes to slot_device(s) on
+  // the stream. Work queued later on the stream sees them; the device twin is rewritten only
+  // by a later upload on the same stream, after that work. Both bounded by the largest chunk.
+  static constexpr int kSlots = 2;
+  char *slot_host(int s, std::size_t bytes);
+  char *slot_device(int s) const;
+  int slot_upload(int s, std::size_t bytes);
+
+  // ---- scratch: device memory for the call (info channel, tables), bump-allocated and
+  // released at finish(). nullptr on failure (status() says why).
+  void *scratch(std::size_t bytes, std::size_t align = 256);
+
+  // ---- plain copies on the stream (pageable host memory: staging of r128/c128 problems)
+  int download(void *host, const void *device, std::size_t bytes);
+  int upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
+                    std::size_t rows);
+  int copy_to_host(void *host, const void *device, std::size_t bytes);  // async, host must be pinned or waited
+
+  int sync();
+  void started();        // before the first operation enqueued: starts the device timer
+  void *stream() const;  // cudaStream_t: the thread's own, or the one the caller set
+  void *cublas();        // cublasHandle_t bound to stream(); nullptr on failure
+  int sm_count() const;
+  int ordinal() const { return ordinal_; }
+  int check(int cuda_error);      // records a CUDA error
+  int check_at(int cuda_error, int line);
+  void clear_stale_error();       // before a launch: drops errors other code left behind
+  int check_launch();             // the launch's error
+  int finish(double &device_ms);  // waits for the stream; device time if timing is on, else -1
+  int status() const { return status_; }
+  int fail(int code) {
+    if (!status_) status_ = code;
+    return status_;
+  }
+
+ private:
+  struct Context;
+  Context *ctx_ = nullptr;
+  void *stream_ = nullptr;
+  std::size_t scratch_used_ = 0;
+  int ordinal_ = -1, previous_device_ = -1, status_ = 0;
+  bool timing_ = false, started_ = false;
+};
+
+}  // namespace bb::cuda

@@ -1,0 +1,46 @@
+// What a routine provides to run on the GPU: its adapter. The device driver (device_run.hpp)
+// knows only device groups, chunks of problems and runs of them (segments); an adapter says how
+// a group becomes the core's description, which pointer arrays its kernels read per problem,
+// and how a chunk's runs are enqueued. Adding a routine on the GPU means writing its kernels and
+// one Adapter specialization.
+#pragma once
+#include "../api/calls.hpp"
+#include "../dispatch/backend.hpp"
+
+#include <cstdint>
+
+namespace bb::device {
+
+// What planning may make of a run besides a kernel configuration (0, 1, ...).
+constexpr int kRunVendor = -1;   // the adapter's vendor library takes it
+constexpr int kRunNothing = -2;  // nothing to compute (an empty output)
+
+// A run of consecutive problems of one device group inside one chunk.
+struct Segment {
+  int group = 0;          // index into the driver's device groups
+  int64_t first = 0;      // first problem, in the call's numbering
+  int64_t count = 0;
+  // What the chunk's pointer pass found:
+  bool strided = true;    // operand o of problem first + i sits at ptr[o] + i * stride[o]
+  int64_t stride[4] = {};  // bytes
+  const void *base[4] = {};
+  std::uintptr_t address_bits = 0;  // OR of every address: their common alignment
+  int64_t skipped = 0;    // problems with a NULL pointer (info -k, not run)
+  // Filled by planning:
+  int64_t ptr_index = -1;  // first problem's entry in the chunk's uploaded pointer block, or -1
+  int config = 0;
+  int64_t units = 0, unit_begin = 0, table_pos = 0;
+};
+
+// No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.
+template <class Call>
+struct Adapter {
+  static constexpr bool supported = false;
+  static constexpr bool native = false;
+  static constexpr int kOperands = 1, kConfigs = 1, kInline = 1;
+  struct Group {};
+  using Run = int;
+  static void start_call() {}
+};
+
+}  // namespace bb::device

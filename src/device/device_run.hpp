@@ -1,0 +1,440 @@
+// The device groups of one call: the driver that stages the API's host arrays for the core.
+// It knows only device groups, chunks and segments; the routine's Adapter knows the rest.
+//
+// Per device, the groups' problems go in chunks (at most kChunkProblems problems and
+// kChunkSegments runs): a parallel pass over the chunk's pointers (NULL problems get their
+// info and are skipped; evenly spaced runs are found, which need no upload), planning (each
+// run's kernel configuration, its place in the launch tables), a parallel pass that writes the
+// tables and the pointer arrays of unevenly spaced runs into a pinned slot, then one upload and
+// one launch per configuration in use. Two slots alternate, so the host works on chunk k+1
+// while chunk k is copied and computed: the call costs about max(host pass, device work).
+#pragma once
+#include "../host/host_backend.hpp"
+#include "adapter.hpp"
+#include "gemm_adapter.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace bb::device {
+
+// Chunk bounds: the pinned memory a thread holds per device stays below
+// 2 slots x (kChunkSegments runs x a run's description + kChunkProblems x operands x 8 bytes).
+// Chunks grow from kFirstChunk problems (the GPU starts early) to kChunkProblems (a chunk's
+// fixed costs, a few barriers and launches, stay small beside its pass over the pointers).
+constexpr int64_t kFirstChunk = 16384, kChunkProblems = 262144;
+constexpr int64_t kChunkSegments = 16384;
+// Below this many problems a pass stays on the calling thread.
+constexpr int64_t kParallelProblems = 16384;
+
+// BLAS_BATCHED_DEBUG=time: each call prints where its device pass spent its time.
+inline bool debug_timing() {
+  const char *e = std::getenv("BLAS_BATCHED_DEBUG");
+  return e && std::strstr(e, "time");
+}
+
+// A valid, device-resident group with something to compute.
+struct DeviceGroup {
+  int group;
+  int64_t offset, count;
+  int ordinal;
+  Where where = Where::none;
+};
+
+template <class T, class Call>
+class DeviceRun {
+  using A = Adapter<Call>;
+
+ public:
+  DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend)
+      : c_(c), groups_(groups), backend_(backend) {}
+
+  // Enqueues every device group (the host pass over their pointers included). No exception
+  // leaves it: host memory for plans can run out like any other (SPEC.md section 5: the device
+  // groups' info is then unspecified).
+  int start() {
+    try {
+      return start_groups();
+    } catch (const std::bad_alloc &) {
+      return BLAS_BATCHED_ERR_ALLOC;
+    }
+  }
+
+  // Waits for every device; the first failure wins. device_ms sums the devices' times.
+  int finish(double &device_ms) {
+    int status = 0;
+    device_ms = -1;
+    for (auto &s : sessions_) {
+      double ms = -1;
+      const int st = s->finish(ms);
+      if (!status) status = st;
+      if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
+    }
+    // Last in, first out: each session restores the device current before it, so the
+    // caller ends on its own device.
+    while (!sessions_.empty()) sessions_.pop_back();
+    return status;
+  }
+
+  // Device problems with non-zero info (a NULL pointer), counted by the pointer pass.
+  int64_t failures() const { return failures_; }
+
+ private:
+  int start_groups() {
+    if constexpr (!A::supported) {
+      return groups_.empty() ? 0 : BLAS_BATCHED_ERR_UNSUPPORTED;
+    } else {
+      std::vector<int> mine;
+      for (std::size_t i = 0; i < groups_.size(); ++i) {
+        const int dev = groups_[i].ordinal;
+        bool seen = false;
+        for (std::size_t j = 0; j < i && !seen; ++j) seen = groups_[j].ordinal == dev;
+        if (seen) continue;
+        sessions_.push_back(std::make_unique<cuda::Session>(dev));
+        cuda::Session &s = *sessions_.back();
+        if (s.status()) return s.status();
+        mine.clear();
+        for (std::size_t j = i; j < groups_.size(); ++j)
+          if (groups_[j].ordinal == dev) mine.push_back(int(j));
+        if (int st = run_device(s, mine)) return st;
+      }
+      return 0;
+    }
+  }
+
+  int run_device(cuda::Session &s, const std::vector<int> &mine) {
+    if (!A::native || backend_ == Backend::reference) {
+      for (int i : mine) {
+        DeviceGroup &dg = groups_[i];
+        dg.where = Where::cuda_staged;
+        if (int st = A::staged(s, c_, dg.group, dg.offset, dg.count, backend_, failures_)) return st;
+      }
+      return 0;
+    }
+    // The groups as the core takes them; many groups are described in parallel.
+    A::start_call();
+    desc_.resize(groups_.size());
+    const int n = int(mine.size());
+#pragma omp parallel for schedule(static) if (n >= 4096)
+    for (int i = 0; i < n; ++i) {
+      DeviceGroup &dg = groups_[mine[i]];
+      desc_[mine[i]] = A::describe(c_, dg.group, dg.count, backend_);
+      dg.where = A::where(desc_[mine[i]]);
+    }
+    // Chunks of problems over the groups of this device, in call order, all in one thread
+    // team: the threads meet at barriers between the steps of a chunk instead of being woken
+    // for each (a wake-up costs tens of microseconds, a chunk's device work about as much).
+    int64_t total = 0;
+    for (int i : mine) total += groups_[i].count;
+    // Reserved here: nothing inside the thread team may allocate (an exception there would end
+    // the program).
+    Chunk ch;
+    const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
+    ch.segs.reserve(most), ch.starts.reserve(most + 1);
+    const int team = total >= kParallelProblems ? omp_get_max_threads() : 1;
+    ch.tally.assign(std::size_t(team) + 1, Tally{});
+    std::size_t gi = 0;
+    int64_t done = 0;  // problems of groups_[mine[gi]] already in earlier chunks
+    int64_t limit = kFirstChunk;
+    int slot = 0, status = 0;
+    bool more = true;
+    const bool debug = debug_timing();
+    double t_start = debug ? omp_get_wtime() : 0, t_scan = 0, t_plan = 0, t_fill = 0, t_launch = 0;
+    int chunks = 0;
+    // CUDA calls stay on this thread (the master): the current device and the caller's stream
+    // are per thread.
+#pragma omp parallel num_threads(team) if (team > 1)
+    for (;;) {
+#pragma omp single
+      {
+        more = gi < mine.size() && !status;
+        ch.segs.clear(), ch.starts.clear();
+        int64_t problems = 0;
+        while (more && gi < mine.size() && problems < limit && int64_t(ch.segs.size()) < kChunkSegments) {
+          const DeviceGroup &dg = groups_[mine[gi]];
+          const int64_t take = std::min(dg.count - done, limit - problems);
+          Segment sg;
+          sg.group = mine[gi], sg.first = dg.offset + done, sg.count = take;
+          ch.segs.push_back(sg), ch.starts.push_back(problems);
+          problems += take, done += take;
+          if (done == dg.count) ++gi, done = 0;
+        }
+        ch.starts.push_back(problems);
+        ch.problems = problems;
+        limit = std::min(2 * limit, kChunkProblems);
+        // Few segments: the threads split problems (a segment may be shared), so its base and
+        // steps are found first; many: each thread takes whole segments.
+        ch.by_segments = int64_t(ch.segs.size()) >= 8 * omp_get_num_threads();
+        if (!ch.by_segments)
+          for (Segment &sg : ch.segs) start_segment(sg);
+      }  // barrier: every thread sees the chunk
+      if (!more) break;
+      double t0 = debug ? omp_get_wtime() : 0;
+      scan_chunk(ch);
+      double t1 = debug ? omp_get_wtime() : 0;
+      plan_chunk(ch);
+#pragma omp master
+      status = place_chunk(s, ch, slot);
+#pragma omp barrier
+      if (status) break;  // the same value for every thread after the barrier
+      double t2 = debug ? omp_get_wtime() : 0;
+      fill_chunk(ch);
+      double t3 = debug ? omp_get_wtime() : 0;
+#pragma omp master
+      {
+        status = launch_chunk(s, ch, slot);
+        slot ^= 1;
+        if (debug)
+          t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
+      }
+#pragma omp barrier
+      if (status) break;
+    }
+    if (debug)
+      std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms\n",
+                   (omp_get_wtime() - t_start) * 1e3, chunks, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3, t_launch * 1e3);
+    return status;
+  }
+
+  // Per thread: what its block of segments holds (runs per configuration, their units, pointer
+  // block problems), and after the prefix over threads, where its block starts.
+  struct Tally {
+    int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {}, block = 0, skipped = 0;
+  };
+
+  // One chunk: its segments, where each starts among the chunk's problems, and its plan.
+  struct Chunk {
+    using Run = typename A::Run;
+    std::vector<Segment> segs;
+    std::vector<int64_t> starts;  // segment i is problems [starts[i], starts[i + 1]) of the chunk
+    int64_t problems = 0, block_problems = 0;
+    bool by_segments = false;
+    std::vector<Tally> tally;  // per thread, then (after place_chunk) their starting offsets
+    int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {};
+    std::size_t table_at[A::kConfigs] = {}, bytes = 0;
+    Run inline_runs[A::kConfigs][A::kInline];
+    char *host = nullptr, *device = nullptr;
+  };
+
+  // A segment's base addresses and steps, from its first two problems.
+  void start_segment(Segment &sg) const {
+    const typename A::Group &d = desc_[sg.group];
+    for (int o = 0; o < A::kOperands; ++o) {
+      sg.base[o] = nullptr, sg.stride[o] = 0;
+      if (!(d.used >> o & 1u)) continue;
+      sg.base[o] = d.arrays[o][sg.first];
+      if (sg.count > 1)
+        sg.stride[o] = int64_t(reinterpret_cast<std::uintptr_t>(d.arrays[o][sg.first + 1]) -
+                               reinterpret_cast<std::uintptr_t>(sg.base[o]));
+    }
+    sg.strided = true, sg.address_bits = 0, sg.skipped = 0;
+  }
+
+  // The pointer pass over problems [lo, hi) of a segment (its numbering): whether every used
+  // operand is evenly spaced, the OR of the addresses, and the problems with a NULL pointer,
+  // which get info -k; the others get info 0. One tight loop per operand (vectorized, at the
+  // speed of memory); only a run holding a NULL pointer takes the per-problem path. `shared`:
+  // other threads scan other ranges of the segment, so the results are merged atomically.
+  void scan_range(Segment &sg, int64_t lo, int64_t hi, bool shared) const {
+    const typename A::Group &d = desc_[sg.group];
+    bool strided = true, any_null = false;
+    std::uintptr_t bits = 0;
+    for (int o = 0; o < A::kOperands; ++o) {
+      if (!(d.needed >> o & 1u)) continue;
+      const auto *q = reinterpret_cast<const std::uintptr_t *>(d.arrays[o] + sg.first);
+      const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(sg.base[o]), step = std::uintptr_t(sg.stride[o]);
+      std::uintptr_t off = 0, nulls = 0, ors = 0;
+      for (int64_t i = lo; i < hi; ++i) {
+        const std::uintptr_t a = q[i];
+        off |= a ^ (base + std::uintptr_t(i) * step);
+        nulls |= a == 0;
+        ors |= a;
+      }
+      any_null = any_null || nulls;
+      if (d.used >> o & 1u) strided = strided && off == 0, bits |= ors;
+    }
+    int64_t skipped = 0;
+    int *info = c_.info ? c_.info + sg.first : nullptr;
+    if (!any_null) {
+      if (info) std::memset(info + lo, 0, std::size_t(hi - lo) * sizeof(int));
+    } else {
+      for (int64_t i = lo; i < hi; ++i) {
+        int err = 0;
+        for (int o = 0; o < A::kOperands; ++o)
+          if ((d.needed >> o & 1u) && !d.arrays[o][sg.first + i] && (!err || d.pos[o] < -err)) err = -d.pos[o];
+        if (info) info[i] = err;
+        skipped += err != 0;
+      }
+    }
+    if (!shared) {
+      sg.strided = strided, sg.address_bits = bits, sg.skipped = skipped;
+      return;
+    }
+    if (!strided) __atomic_store_n(&sg.strided, false, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&sg.address_bits, bits, __ATOMIC_RELAXED);
+    if (skipped) __atomic_fetch_add(&sg.skipped, skipped, __ATOMIC_RELAXED);
+  }
+
+  // Each thread takes an equal share of the chunk's problems, whatever the segments.
+  template <class F>
+  void for_my_share(const Chunk &ch, F f) {
+    const int64_t w = omp_get_num_threads(), t = omp_get_thread_num();
+    const int64_t lo = ch.problems * t / w, hi = ch.problems * (t + 1) / w;
+    if (lo >= hi) return;
+    std::size_t i = std::upper_bound(ch.starts.begin(), ch.starts.end(), lo) - ch.starts.begin() - 1;
+    for (; i < ch.segs.size() && ch.starts[i] < hi; ++i) {
+      const int64_t a = std::max(lo, ch.starts[i]) - ch.starts[i], b = std::min(hi, ch.starts[i + 1]) - ch.starts[i];
+      if (a < b) f(i, a, b);
+    }
+  }
+  // The block of segments thread t plans: [lo, hi).
+  static void my_segments(const Chunk &ch, int64_t &lo, int64_t &hi) {
+    const int64_t w = omp_get_num_threads(), t = omp_get_thread_num(), n = int64_t(ch.segs.size());
+    lo = n * t / w, hi = n * (t + 1) / w;
+  }
+
+  void scan_chunk(Chunk &ch) {
+    if (ch.by_segments) {
+      const int nseg = int(ch.segs.size());
+#pragma omp for schedule(dynamic, 64)
+      for (int i = 0; i < nseg; ++i) {
+        start_segment(ch.segs[i]);
+        scan_range(ch.segs[i], 0, ch.segs[i].count, false);
+      }  // barrier
+    } else {
+      for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { scan_range(ch.segs[i], a, b, true); });
+#pragma omp barrier
+    }
+  }
+
+  // Each thread, over its block of segments: the form of each run (evenly spaced, or a pointer
+  // array in the block), its configuration and units, tallied per configuration.
+  void plan_chunk(Chunk &ch) {
+    int64_t lo, hi;
+    my_segments(ch, lo, hi);
+    Tally &t = ch.tally[omp_get_thread_num() + 1];
+    t = Tally{};
+    for (int64_t i = lo; i < hi; ++i) {
+      Segment &sg = ch.segs[i];
+      const typename A::Group &d = desc_[sg.group];
+      t.skipped += sg.skipped;
+      sg.ptr_index = A::strided_ok(d, sg) ? -1 : 0;
+      if (sg.ptr_index == 0) t.block += sg.count;
+      const typename A::Run r = A::make_run(d, sg, nullptr, 0);
+      sg.config = A::plan_config(d, sg, r);
+      if (sg.config == kRunVendor) continue;
+      sg.units = A::units(r, sg.config);
+      if (sg.units == 0) {
+        sg.config = kRunNothing;
+        continue;
+      }
+      t.count[sg.config]++, t.units[sg.config] += sg.units;
+    }
+#pragma omp barrier
+  }
+
+  // Serial: the totals, each thread's starting offsets (tally[t] becomes the sum of threads
+  // before t), the slot, and the place of each configuration's table in it.
+  int place_chunk(cuda::Session &s, Chunk &ch, int slot) {
+    using Run = typename A::Run;
+    Tally sum;
+    const int w = omp_get_num_threads();
+    for (int t = 1; t <= w; ++t) {
+      Tally here = ch.tally[t];
+      ch.tally[t] = sum;
+      for (int c = 0; c < A::kConfigs; ++c) sum.count[c] += here.count[c], sum.units[c] += here.units[c];
+      sum.block += here.block, sum.skipped += here.skipped;
+    }
+    failures_ += sum.skipped;
+    ch.block_problems = sum.block;
+    std::copy(sum.count, sum.count + A::kConfigs, ch.count);
+    std::copy(sum.units, sum.units + A::kConfigs, ch.units);
+    // Tables go after the pointer block, one per configuration with more runs than fit in
+    // the launch parameters.
+    ch.bytes = std::size_t(sum.block) * A::kOperands * sizeof(void *);
+    for (int c = 0; c < A::kConfigs; ++c) {
+      ch.table_at[c] = ch.bytes;
+      if (ch.count[c] > A::kInline) ch.bytes += std::size_t(ch.count[c]) * sizeof(Run);
+    }
+    ch.host = s.slot_host(slot, std::max<std::size_t>(ch.bytes, 1));
+    if (!ch.host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
+    ch.device = s.slot_device(slot);
+    return 0;
+  }
+
+  // Each thread, over its block of segments: their places (pointer block, table, units) and
+  // descriptions; then, over its share of problems, the pointer arrays of unevenly spaced
+  // runs (a skipped problem's C as NULL: the kernels leave it alone).
+  void fill_chunk(Chunk &ch) {
+    using Run = typename A::Run;
+    int64_t lo, hi;
+    my_segments(ch, lo, hi);
+    Tally at = ch.tally[omp_get_thread_num() + 1];
+    for (int64_t i = lo; i < hi; ++i) {
+      Segment &sg = ch.segs[i];
+      if (sg.ptr_index >= 0) sg.ptr_index = at.block, at.block += sg.count;
+      if (sg.config < 0) continue;
+      sg.table_pos = at.count[sg.config]++;
+      sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
+      Run r = A::make_run(desc_[sg.group], sg, ch.device, ch.block_problems);
+      r.unit_begin = sg.unit_begin;
+      if (ch.count[sg.config] > A::kInline) reinterpret_cast<Run *>(ch.host + ch.table_at[sg.config])[sg.table_pos] = r;
+      else ch.inline_runs[sg.config][sg.table_pos] = r;
+    }
+#pragma omp barrier
+    auto **block = reinterpret_cast<const void **>(ch.host);
+    for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) {
+      const Segment &sg = ch.segs[i];
+      if (sg.ptr_index < 0) return;
+      const typename A::Group &d = desc_[sg.group];
+      for (int o = 0; o < A::kOperands; ++o) {
+        const void **out = block + o * ch.block_problems + sg.ptr_index;
+        std::memcpy(out + a, d.arrays[o] + sg.first + a, std::size_t(b - a) * sizeof(void *));
+        if (sg.skipped && o == A::kOperands - 1)
+          for (int64_t k = a; k < b; ++k)
+            if (problem_skipped(d, sg.first + k)) out[k] = nullptr;
+      }
+    });
+#pragma omp barrier
+  }
+
+  // One upload, one launch per configuration, the vendor library for its runs.
+  int launch_chunk(cuda::Session &s, Chunk &ch, int slot) {
+    using Run = typename A::Run;
+    if (ch.bytes && s.slot_upload(slot, ch.bytes)) return s.status();
+    for (int c = 0; c < A::kConfigs; ++c) {
+      if (!ch.count[c]) continue;
+      const bool table = ch.count[c] > A::kInline;
+      if (A::launch(s, c, table ? nullptr : ch.inline_runs[c],
+                    table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr, int(ch.count[c]),
+                    ch.units[c]))
+        return s.status();
+    }
+    for (const Segment &sg : ch.segs)
+      if (sg.config == kRunVendor && A::vendor(s, A::make_run(desc_[sg.group], sg, ch.device, ch.block_problems)))
+        return s.status();
+    return s.status();
+  }
+
+  bool problem_skipped(const typename A::Group &d, int64_t p) const {
+    for (int o = 0; o < A::kOperands; ++o)
+      if ((d.needed >> o & 1u) && !d.arrays[o][p]) return true;
+    return false;
+  }
+
+  const Call &c_;
+  std::vector<DeviceGroup> &groups_;
+  Backend backend_;
+  std::vector<std::unique_ptr<cuda::Session>> sessions_;
+  std::vector<typename A::Group> desc_;
+  int64_t failures_ = 0;
+};
+
+}  // namespace bb::device

@@ -1,0 +1,210 @@
+// gemm on the GPU: how a group of BLAS_gemm_batched becomes runs of the device gemm core.
+#pragma once
+#include "../common/column_major.hpp"
+#include "../cuda/gemm/gemm.hpp"
+#include "../host/host_backend.hpp"
+#include "adapter.hpp"
+
+#include <array>
+#include <vector>
+
+#include <type_traits>
+
+namespace bb::device {
+
+template <class T>
+cuda::DevPrec device_precision() {
+  using R = typename traits<T>::real;
+  constexpr bool cx = traits<T>::complex;
+  if constexpr (std::is_same_v<R, half>) return cx ? cuda::DevPrec::c16 : cuda::DevPrec::r16;
+  else if constexpr (std::is_same_v<R, float>) return cx ? cuda::DevPrec::c32 : cuda::DevPrec::r32;
+  else return cx ? cuda::DevPrec::c64 : cuda::DevPrec::r64;
+}
+// r128 and c128 have no GPU arithmetic: their device groups are staged through the host.
+template <class T> constexpr bool gpu_arithmetic = !std::is_same_v<typename traits<T>::real, quad>;
+
+inline uint8_t op_index(BLAS_Op op) { return op == BLAS_NoTrans ? 0 : op == BLAS_Trans ? 1 : 2; }
+template <class T> void scalar_pair(const T &x, double v[2]) {
+  if constexpr (traits<T>::complex) v[0] = double(x.re), v[1] = double(x.im);
+  else v[0] = double(x), v[1] = 0;
+}
+
+template <class T>
+struct Adapter<GemmCall<T>> {
+  static constexpr bool supported = true;
+  static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr int kOperands = 3;  // A, B, C as the column-major kernels see them
+  static constexpr int kConfigs = cuda::kGemmConfigCount;
+  static constexpr int kInline = cuda::kInlineSegs;
+  using Run = cuda::GemmSeg;
+
+  // A group as the kernels take it (column-major, column_major.hpp), before any chunk.
+  struct Group {
+    Run run;                               // parameters shared by all its problems
+    int config = 0;                        // tuned for the whole group (cuBLAS or a kernel)
+    int config_aligned = 0, config_any = 0;  // the kernel for runs whose addresses are / are not
+                                             // 16-byte aligned (flat kernels need them)
+    const void *const *arrays[kOperands];  // the caller's pointer arrays, kernel operand order
+    int pos[kOperands];                    // their argument numbers (A 8, B 10, C 13)
+    unsigned needed = 0;  // operands that must not be NULL (A, B when m, n, k > 0; C when m, n > 0)
+    unsigned used = 0;    // operands the kernels read or write (A, B only when alpha != 0, k > 0)
+  };
+
+  static Group describe(const GemmCall<T> &c, int g, int64_t count, Backend backend) {
+    Group d;
+    const GemmColumnMajor cm = column_major_gemm(c.layout, c.A_trans[g], c.B_trans[g], c.m[g], c.n[g]);
+    Run &r = d.run;
+    r.m = cm.m, r.n = cm.n, r.k = c.k[g];
+    r.ta = op_index(cm.ta), r.tb = op_index(cm.tb);
+    r.A.ld = cm.swap_ab ? c.B_ld[g] : c.A_ld[g];
+    r.B.ld = cm.swap_ab ? c.A_ld[g] : c.B_ld[g];
+    r.C.ld = c.C_ld[g];
+    scalar_pair(c.alpha[g], r.alpha);
+    scalar_pair(c.beta[g], r.beta);
+    r.read_ab = !(c.alpha[g] == T(0)) && r.k > 0;
+    r.read_c = !(c.beta[g] == T(0));
+    d.arrays[0] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.B : c.A);
+    d.arrays[1] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.A : c.B);
+    d.arrays[2] = reinterpret_cast<const void *const *>(c.C);
+    d.pos[0] = cm.swap_ab ? 10 : 8, d.pos[1] = cm.swap_ab ? 8 : 10, d.pos[2] = 13;
+    const bool mn = r.m > 0 && r.n > 0;
+    d.needed = mn ? (r.k > 0 ? 7u : 4u) : 0u;
+    d.used = mn ? (r.read_ab ? 7u : 4u) : 0u;
+    if constexpr (gpu_arithmetic<T>) {
+      const cuda::DevPrec p = device_precision<T>();
+      d.config = cuda::gemm_config(p, r.m, r.n, r.k, count, backend == Backend::vendor);
+      d.config_aligned = cuda::gemm_kernel_config(p, r, true);
+      d.config_any = cuda::gemm_kernel_config(p, r, false);
+    }
+    return d;
+  }
+
+  // Once per call, before any group is described.
+  static void start_call() {
+    if constexpr (gpu_arithmetic<T>) cuda::gemm_read_overrides();
+  }
+
+  static Where where(const Group &d) {
+    return d.config == cuda::kConfigVendor && d.run.read_ab ? Where::cuda_vendor : Where::cuda_kernel;
+  }
+
+  // The run of a segment, its operands in strided form (the first problem's addresses) or as
+  // the chunk's device pointer arrays; its configuration.
+  static Run make_run(const Group &d, const Segment &s, const char *device_block, int64_t block_problems) {
+    Run r = d.run;
+    r.problems = s.count;
+    cuda::DevOperand *ops[kOperands] = {&r.A, &r.B, &r.C};
+    constexpr int64_t elem = sizeof(T);
+    for (int o = 0; o < kOperands; ++o) {
+      if (s.ptr_index >= 0) {
+        ops[o]->p = device_block + (o * block_problems + s.ptr_index) * int64_t(sizeof(void *));
+        ops[o]->step = 0, ops[o]->array = true;
+      } else {
+        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem, ops[o]->array = false;
+      }
+    }
+    return r;
+  }
+
+  // Whether a segment can take the strided form: every used operand evenly spaced in whole
+  // elements (no NULL problems: those need the array form, where the kernels skip them).
+  static bool strided_ok(const Group &d, const Segment &s) {
+    if (!s.strided || s.skipped) return false;
+    for (int o = 0; o < kOperands; ++o)
+      if ((d.used >> o & 1u) && s.stride[o] % int64_t(sizeof(T))) return false;
+    return true;
+  }
+
+  // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems); the
+  // flat kernels need 16-byte aligned addresses and strides.
+  static int plan_config(const Group &d, const Segment &s, const Run &r) {
+    if constexpr (!gpu_arithmetic<T>) {
+      return 0;
+    } else {
+      if (d.config == cuda::kConfigVendor && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
+        return kRunVendor;
+      bool aligned = (s.address_bits & 15) == 0;
+      for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;
+      return aligned ? d.config_aligned : d.config_any;
+    }
+  }
+
+  // Units (team tasks) of a run under a configuration.
+  static int64_t units(const Run &r, int config) {
+    static const auto shapes = [] {
+      std::array<cuda::GemmShapeInfo, kConfigs> a{};
+      if constexpr (gpu_arithmetic<T>)
+        for (int c = 0; c < kConfigs; ++c) a[c] = cuda::gemm_shape(device_precision<T>(), c);
+      return a;
+    }();
+    return cuda::gemm_units(r, shapes[config]);
+  }
+  static int launch(cuda::Session &s, int config, const Run *host, const Run *device, int count, int64_t units) {
+    return cuda::gemm_launch(s, device_precision<T>(), config, host, device, count, units);
+  }
+  static int vendor(cuda::Session &s, const Run &r) { return cuda::gemm_vendor(s, device_precision<T>(), r); }
+
+  // r128/c128 (no GPU arithmetic) and the reference backend: each problem's matrices come to
+  // host memory, the host backend computes, and C goes back element-exact (padding between
+  // columns untouched). Correct but slow: a few copies per problem (SPEC.md section 5).
+  // Writes the group's info; returns a status and adds NULL-pointer problems to `failures`.
+  static int staged(cuda::Session &s, const GemmCall<T> &c, int g, int64_t offset, int64_t count, Backend backend,
+                    int64_t &failures) {
+    const bool an = c.A_trans[g] == BLAS_NoTrans, bn = c.B_trans[g] == BLAS_NoTrans;
+    const int m = c.m[g], n = c.n[g], k = c.k[g];
+    const std::size_t ea = extent(c.layout, an ? m : k, an ? k : m, c.A_ld[g]);
+    const std::size_t eb = extent(c.layout, bn ? k : n, bn ? n : k, c.B_ld[g]);
+    const std::size_t ec = extent(c.layout, m, n, c.C_ld[g]);
+    const bool read_ab = !(c.alpha[g] == T(0)) && k > 0, read_c = !(c.beta[g] == T(0));
+    std::vector<T> buf(std::size_t(count) * (ea + eb + ec));
+    std::vector<T *> Ah(count), Bh(count), Ch(count);
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t p = offset + i;
+      const int err = c.problem_error(g, p);
+      if (c.info) c.info[p] = err;
+      failures += err != 0;
+      Ah[i] = buf.data() + i * (ea + eb + ec), Bh[i] = Ah[i] + ea, Ch[i] = Bh[i] + eb;
+      if (err) {  // skipped: the host pass sees the same NULL and leaves it alone
+        Ah[i] = c.A[p] ? Ah[i] : nullptr, Bh[i] = c.B[p] ? Bh[i] : nullptr, Ch[i] = c.C[p] ? Ch[i] : nullptr;
+        continue;
+      }
+      if (read_ab && s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
+      if (read_ab && s.download(Bh[i], c.B[p], eb * sizeof(T))) return s.status();
+      if (read_c && s.download(Ch[i], c.C[p], ec * sizeof(T))) return s.status();
+    }
+    if (s.sync()) return s.status();
+    GemmCall<T> h = c;  // the same group parameters, host pointers, one group
+    const int one_group = int(count);
+    h.group_count = 1, h.group_sizes = &one_group, h.info = nullptr;
+    h.A_trans += g, h.B_trans += g, h.m += g, h.n += g, h.k += g, h.alpha += g, h.beta += g;
+    h.A_ld += g, h.B_ld += g, h.C_ld += g;
+    h.A = Ah.data(), h.B = Bh.data(), h.C = Ch.data();
+    const Where where = host_choice<T>(backend, Routine::gemm, c.order(g));
+    const int64_t first[2] = {0, count};
+    const GroupRecord group{0, where};
+    const double order = double(c.order(g));
+    const host::GroupTable table{first, &group, 1, double(count) * order * order * order,
+                                 where == Where::host_lapack};
+    bool alloc_failed = false;
+    host::run(h, table, backend == Backend::reference, alloc_failed);
+    if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
+    const bool col = c.layout == BLAS_ColMajor;
+    for (int64_t i = 0; i < count; ++i) {
+      const int64_t p = offset + i;
+      if (c.info ? c.info[p] != 0 : c.problem_error(g, p) != 0) continue;
+      if (s.upload_matrix(c.C[p], Ch[i], std::size_t(c.C_ld[g]) * sizeof(T), std::size_t(col ? m : n) * sizeof(T),
+                          col ? n : m))
+        return s.status();
+    }
+    return s.status();
+  }
+
+ private:
+  // Elements from the first to the last element of a stored rows x cols matrix.
+  static std::size_t extent(BLAS_Layout layout, int rows, int cols, int ld) {
+    if (rows == 0 || cols == 0) return 0;
+    return layout == BLAS_ColMajor ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;
+  }
+};
+
+}  // namespace bb::device

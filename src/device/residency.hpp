@@ -1,0 +1,103 @@
+// Where a call's matrices live, per group. A runtime query costs a driver call (about a
+// microsecond); a call of a million one-problem groups must not make millions of them. The
+// answers are cached for the duration of one call: memory CUDA knows comes with its allocation's
+// range (device, managed, pinned), and pageable host memory is cached by its 4 KiB page (a page
+// is host or device as a whole). Nothing is cached across calls: memory may be freed and
+// reallocated as another kind between them.
+#pragma once
+#include "../api/calls.hpp"
+#include "../cuda/session.hpp"
+
+#include <blas_batched/blas_batched.h>
+
+#include <atomic>
+#include <cstdint>
+
+namespace bb::device {
+
+class ResidencyCache {
+ public:
+  // The calling thread's cache, for the call numbered `call` (a new number empties it).
+  static ResidencyCache &for_call(uint64_t call) {
+    thread_local ResidencyCache c;
+    if (c.call_ != call) c.reset(call);
+    return c;
+  }
+  static uint64_t next_call() {
+    static std::atomic<uint64_t> n{0};
+    return ++n;
+  }
+
+  // 0, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
+  int query(const void *p, cuda::PointerInfo &out) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    for (const cuda::PointerInfo &r : ranges_)
+      if (r.hi && a >= r.lo && a < r.hi) return out = r, 0;
+    Page &pg = pages_[(a >> 12) % kPages];
+    if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
+    if (int st = cuda::query_pointer(p, out)) return st;
+    if (out.hi) {  // an allocation CUDA knows: remember its whole range
+      ranges_[next_range_] = out;
+      next_range_ = (next_range_ + 1) % kRanges;
+    } else {
+      pg = Page{call_, a >> 12, out};
+    }
+    return 0;
+  }
+
+ private:
+  static constexpr int kRanges = 8, kPages = 1024;
+  struct Page {
+    uint64_t call = 0;
+    std::uintptr_t page = 0;
+    cuda::PointerInfo info;
+  };
+  void reset(uint64_t call) {
+    call_ = call;
+    for (cuda::PointerInfo &r : ranges_) r = cuda::PointerInfo{};
+    next_range_ = 0;  // pages carry their call number: no need to clear them
+  }
+  uint64_t call_ = 0;
+  cuda::PointerInfo ranges_[kRanges];
+  int next_range_ = 0;
+  Page pages_[kPages];
+};
+
+// Whether pointer array `index` (in pointer_arrays() order) holds matrices the group uses.
+template <class Call> bool pointer_array_used(const Call &c, int g, int index) { return c.order(g) > 0; }
+template <class T> bool pointer_array_used(const GemmCall<T> &c, int g, int index) {
+  const bool mn = c.m[g] > 0 && c.n[g] > 0;
+  return index == 2 ? mn : mn && c.k[g] > 0;  // A, B, C
+}
+
+struct Residency {
+  bool device = false;
+  int ordinal = -1;
+};
+
+// The group's residency from the first and last problem of each pointer array it uses (a
+// query per matrix would cost too much; SPEC.md section 5). Returns 0, -k for the first pointer
+// argument whose residency differs from the first non-NULL pointer's (the group is then
+// invalid), or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
+template <class Call>
+int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyCache &cache, Residency &res) {
+  bool have = false;
+  int index = 0;
+  res = Residency{};
+  for (const ArgRef &a : c.pointer_arrays()) {
+    // An array whose matrices are empty is never touched (it may even be NULL): its
+    // residency does not count.
+    if (!pointer_array_used(c, g, index++)) continue;
+    const auto ptrs = static_cast<const void *const *>(a.ptr);
+    for (int64_t p : {off, off + count - 1}) {
+      if (!ptrs[p]) continue;
+      cuda::PointerInfo r;
+      if (int st = cache.query(ptrs[p], r)) return st;
+      if (!have) res = {r.device, r.ordinal}, have = true;
+      else if (r.device != res.device || r.ordinal != res.ordinal) return -a.pos;
+    }
+  }
+  return 0;
+}
+
+}  // namespace bb::device

@@ -47,6 +47,8 @@ bool device_switched_off() {
 
 }  // namespace
 
+unsigned long long current_context_id();
+
 // One thread's resources on one device. Freed at thread exit; errors then are ignored
 // (the CUDA context may already be gone at process exit).
 struct Session::Context {
@@ -63,6 +65,9 @@ struct Session::Context {
   int sms = 0;
   unsigned long long context = 0;  // the CUDA context they belong to (a reset makes a new one)
   ~Context() {
+    // Handles of a context that a cudaDeviceReset destroyed died with it: freeing them again
+    // would crash (cuBLAS does, at thread exit).
+    if (context != current_context_id()) return;
     if (blas) cublasDestroy(blas);
     for (Slot &s : slots) {
       if (s.host) cudaFreeHost(s.host);

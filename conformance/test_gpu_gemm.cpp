@@ -611,9 +611,36 @@ void null_pointer_case(const char *backend) {
   }
 }
 
+// The first and the last problem entirely NULL: residency comes from the problems between,
+// never a guess of host memory (a host run on device memory would crash).
+template <class T>
+void null_ends_case(const char *backend) {
+  SCOPED_TRACE(std::string(traits<T>::name()) + ", backend " + backend);
+  constexpr int n = 3, count = 4, e = n * n;
+  Buffer A(Mem::device, count * e * sizeof(T)), B(Mem::device, count * e * sizeof(T)), C(Mem::device, count * e * sizeof(T));
+  std::vector<T> v(count * e);
+  for (T &x : v) x = random_value<T>();
+  for (Buffer *b : {&A, &B, &C}) b->write(0, v.data(), v.size() * sizeof(T));
+  std::vector<T *> pa(count, nullptr), pb(count, nullptr), pc(count, nullptr);
+  for (int p = 1; p < count - 1; ++p)
+    pa[p] = reinterpret_cast<T *>(A.get()) + p * e, pb[p] = reinterpret_cast<T *>(B.get()) + p * e,
+    pc[p] = reinterpret_cast<T *>(C.get()) + p * e;
+  const BLAS_Op op = BLAS_Trans;
+  const int dim = n, group = count;
+  const T one = T(1), zero = T(0);
+  std::vector<int> info(count, kInfoSentinel);
+  BackendScope scope(backend);
+  EXPECT_EQ(Api<T>::gemm(BLAS_RowMajor, &op, &op, &dim, &dim, &dim, &one, pa.data(), &dim, pb.data(), &dim, &zero,
+                         pc.data(), &dim, 1, &group, info.data()), 2);
+  EXPECT_NO_CUDA_ERROR();
+  EXPECT_EQ(info, (std::vector<int>{-8, 0, 0, -8}));
+  EXPECT_NE(gpu::last_call_group_line(blas_batched_last_call(), 0).find("cuda/"), std::string::npos)
+      << blas_batched_last_call();
+}
+
 TYPED_TEST(GpuGemm, NullPointerSkipsOnlyItsProblem) {
   using T = typename TypeParam::type;
-  for (const char *backend : kDeviceBackends) null_pointer_case<T>(backend);
+  for (const char *backend : kDeviceBackends) null_pointer_case<T>(backend), null_ends_case<T>(backend);
 }
 
 // ---- 3. pointer arrays: strided, reversed, nearly strided, shuffled, broadcast --------------

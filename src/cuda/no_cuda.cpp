@@ -12,6 +12,9 @@ int query_pointer(const void *, PointerInfo &out) {
   return 0;
 }
 
+int current_device() { return -1; }
+void use_device(int) {}
+
 Session::Session(int) { status_ = BLAS_BATCHED_ERR_UNSUPPORTED; }
 Session::~Session() = default;
 char *Session::slot_host(int, std::size_t) { return nullptr; }

@@ -131,6 +131,16 @@ unsigned long long current_context_id() {
   return id;
 }
 
+int current_device() {
+  int d = -1;
+  if (cudaGetDevice(&d) != cudaSuccess) d = -1, cudaGetLastError();
+  return d;
+}
+
+void use_device(int device) {
+  if (device >= 0 && cudaSetDevice(device) != cudaSuccess) cudaGetLastError();
+}
+
 int query_pointer(const void *p, PointerInfo &out) {
   out = PointerInfo{};
   if (!p) return 0;

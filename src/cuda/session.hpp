@@ -20,6 +20,9 @@ struct PointerInfo {
   std::uintptr_t lo = 0, hi = 0;  // the allocation holding it, where CUDA knows one (else 0, 0)
 };
 int query_pointer(const void *p, PointerInfo &out);
+// The calling thread's current device (-1 if none), and making `device` current on this thread.
+int current_device();
+void use_device(int device);
 
 // The device work of one call on one device. Stream, staging buffers, scratch and cuBLAS handle
 // persist per thread and device, so after warm-up a call allocates nothing. Every int is 0 or

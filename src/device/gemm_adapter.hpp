@@ -42,6 +42,7 @@ struct Adapter<GemmCall<T>> {
   struct Group {
     Run run;                               // parameters shared by all its problems
     int config = 0;                        // tuned for the whole group (cuBLAS or a kernel)
+    bool vendor_backend = false;
     int config_aligned = 0, config_any = 0;  // the kernel for runs whose addresses are / are not
                                              // 16-byte aligned (flat kernels need them)
     const void *const *arrays[kOperands];  // the caller's pointer arrays, kernel operand order
@@ -72,7 +73,8 @@ struct Adapter<GemmCall<T>> {
     d.used = mn ? (r.read_ab ? 7u : 4u) : 0u;
     if constexpr (gpu_arithmetic<T>) {
       const cuda::DevPrec p = device_precision<T>();
-      d.config = cuda::gemm_config(p, r.m, r.n, r.k, count, backend == Backend::vendor);
+      d.vendor_backend = backend == Backend::vendor;
+      d.config = cuda::gemm_config(p, r.m, r.n, r.k, count, d.vendor_backend);
       d.config_aligned = cuda::gemm_kernel_config(p, r, true);
       d.config_any = cuda::gemm_kernel_config(p, r, false);
     }
@@ -121,7 +123,9 @@ struct Adapter<GemmCall<T>> {
     if constexpr (!gpu_arithmetic<T>) {
       return 0;
     } else {
-      if (d.config == cuda::kConfigVendor && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
+      // A group split over chunks: its short tail is not worth a cuBLAS call either.
+      const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
+      if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
       bool aligned = (s.address_bits & 15) == 0;
       for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;

@@ -63,11 +63,10 @@ class ResidencyCache {
   Page pages_[kPages];
 };
 
-// Whether pointer array `index` (in pointer_arrays() order) holds matrices the group uses.
-template <class Call> bool pointer_array_used(const Call &c, int g, int index) { return c.order(g) > 0; }
-template <class T> bool pointer_array_used(const GemmCall<T> &c, int g, int index) {
-  const bool mn = c.m[g] > 0 && c.n[g] > 0;
-  return index == 2 ? mn : mn && c.k[g] > 0;  // A, B, C
+// Whether pointer array `index` (in pointer_arrays() order) holds matrices the group uses:
+// arrays whose matrices are empty never count (SPEC.md section 5).
+template <class Call> bool pointer_array_used(const Call &c, int g, int index) {
+  return c.needed_pointers(g) >> index & 1u;
 }
 
 struct Residency {
@@ -96,6 +95,21 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
       if (!have) res = {r.device, r.ordinal}, have = true;
       else if (r.device != res.device || r.ordinal != res.ordinal) return -a.pos;
     }
+  }
+  if (have) return 0;
+  // Every first and last pointer is NULL (those problems are skipped): the first non-NULL one
+  // decides, never a guess of host memory.
+  index = 0;
+  for (const ArgRef &a : c.pointer_arrays()) {
+    if (!pointer_array_used(c, g, index++)) continue;
+    const auto ptrs = static_cast<const void *const *>(a.ptr);
+    for (int64_t p = off; p < off + count; ++p)
+      if (ptrs[p]) {
+        cuda::PointerInfo r;
+        if (int st = cache.query(ptrs[p], r)) return st;
+        res = {r.device, r.ordinal};
+        return 0;
+      }
   }
   return 0;
 }

@@ -70,8 +70,14 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   const uint64_t call_id = gpu ? device::ResidencyCache::next_call() : 0;
   bool unsupported = false, unknown_memory = false, any_device = false, any_lapack = false;
   double host_work = 0;
-#pragma omp parallel for schedule(static) if (G >= kParallelGroups) \
+  // Residency queries on helper threads go to the caller's device (CUDA's current device is
+  // per thread: a helper would otherwise create a context on device 0).
+  const int caller_device = gpu ? cuda::current_device() : -1;
+#pragma omp parallel if (G >= kParallelGroups) \
     reduction(|| : unsupported, unknown_memory, any_device, any_lapack) reduction(+ : host_work)
+  {
+  if (gpu && omp_get_thread_num() != 0) cuda::use_device(caller_device);
+#pragma omp for schedule(static)
   for (int g = 0; g < G; ++g) {
     const int64_t off = first[g], count = first[g + 1] - off;
     GroupRecord gr{0, Where::none};
@@ -98,6 +104,7 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
       }
     }
     groups[g] = gr;
+  }
   }
   // Memory the runtime cannot classify is never guessed to be host memory.
   if (unknown_memory) return rec.result = BLAS_BATCHED_ERR_DEVICE;

@@ -295,16 +295,17 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
     const bool in_launch = u < L.total_units;
     const GemmSeg &G = run_of(L, in_launch ? u : L.total_units - 1);
     const int m = G.m, n = G.n, k = G.k;
-    const int tiles_m = (m + TILE - 1) / TILE, tiles_n = (n + TILE - 1) / TILE;
-    const int64_t tiles = int64_t(tiles_m) * tiles_n;
+    // 64-bit tile and index arithmetic: an order near INT_MAX must not wrap.
+    const int64_t tiles_m = (int64_t(m) + TILE - 1) / TILE, tiles_n = (int64_t(n) + TILE - 1) / TILE;
+    const int64_t tiles = tiles_m * tiles_n;
     const int64_t local = u - G.unit_begin, p = local / tiles;
-    const int tile = int(local - p * tiles);
-    const int i0 = (tile % tiles_m) * TILE, j0 = (tile / tiles_m) * TILE;
+    const int64_t tile = local - p * tiles;
+    const int64_t i0 = (tile % tiles_m) * TILE, j0 = (tile / tiles_m) * TILE;
     S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
     const bool active = C != nullptr;  // a NULL C in array form: a problem the host skipped
     const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
     const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
-    const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;
+    const int64_t lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;
     // C is loaded first so its latency hides behind A and B.
     S cv[TM][TN];
     if (active && G.read_c) {
@@ -312,8 +313,8 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
       for (int q = 0; q < TM; ++q)
 #pragma unroll
         for (int w = 0; w < TN; ++w) {
-          const int i = i0 + tx + q * TX, j = j0 + ty + w * TY;
-          if (i < m && j < n) cv[q][w] = C[i + int64_t(j) * ldc];
+          const int64_t i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          if (i < m && j < n) cv[q][w] = C[i + j * ldc];
         }
     }
     CT acc[TM][TN];
@@ -325,7 +326,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
     // Teams of one block may belong to different runs: the block loops as long as any team
     // has k left (__syncthreads_or), the others idle through the barriers.
     const int kend = active && G.read_ab ? k : 0;
-    for (int k0 = 0; __syncthreads_or(k0 < kend); k0 += TILE) {
+    for (int64_t k0 = 0; __syncthreads_or(k0 < kend); k0 += TILE) {
       const bool work = k0 < kend;
       S ra[PER], rb[PER];
 #pragma unroll
@@ -334,22 +335,22 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
         ra[e] = zero<S>(), rb[e] = zero<S>();
         if (work) {
           if (G.ta == 0) {  // op(A)(i, kk) = A[i + kk lda]: column-contiguous in i
-            const int i = i0 + r, kk = k0 + c;
-            if (i < m && kk < k) ra[e] = A[i + int64_t(kk) * lda];
+            const int64_t i = i0 + r, kk = k0 + c;
+            if (i < m && kk < k) ra[e] = A[i + kk * lda];
           } else {          // op(A)(i, kk) = A[kk + i lda]
-            const int kk = k0 + r, i = i0 + c;
+            const int64_t kk = k0 + r, i = i0 + c;
             if (kk < k && i < m) {
-              ra[e] = A[kk + int64_t(i) * lda];
+              ra[e] = A[kk + i * lda];
               if (G.ta == 2) ra[e] = conj(ra[e]);
             }
           }
           if (G.tb == 0) {  // op(B)(kk, j) = B[kk + j ldb]
-            const int kk = k0 + r, j = j0 + c;
-            if (kk < k && j < n) rb[e] = B[kk + int64_t(j) * ldb];
+            const int64_t kk = k0 + r, j = j0 + c;
+            if (kk < k && j < n) rb[e] = B[kk + j * ldb];
           } else {          // op(B)(kk, j) = B[j + kk ldb]
-            const int j = j0 + r, kk = k0 + c;
+            const int64_t j = j0 + r, kk = k0 + c;
             if (j < n && kk < k) {
-              rb[e] = B[j + int64_t(kk) * ldb];
+              rb[e] = B[j + kk * ldb];
               if (G.tb == 2) rb[e] = conj(rb[e]);
             }
           }
@@ -385,11 +386,11 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
       for (int q = 0; q < TM; ++q)
 #pragma unroll
         for (int w = 0; w < TN; ++w) {
-          const int i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          const int64_t i = i0 + tx + q * TX, j = j0 + ty + w * TY;
           if (i < m && j < n) {
             CT v = mul(alpha, acc[q][w]);
             if (G.read_c) v = madd(v, beta, widen(cv[q][w]));
-            C[i + int64_t(j) * ldc] = narrow<S>(v);
+            C[i + j * ldc] = narrow<S>(v);
           }
         }
     }

@@ -27,7 +27,7 @@ constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2
 constexpr int kFallbackConfig = kTile32_2x2;
 // Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than
 // the kernels lose on it (one problem per group is the proposal's way of varying sizes).
-constexpr int64_t kVendorMinProblems = 64;
+constexpr int64_t kVendorMinProblems = kVendorMinProblemsRun;
 
 struct TuningEntry {
   DevPrec prec;

@@ -20,10 +20,8 @@ Session::~Session() = default;
 char *Session::slot_host(int, std::size_t) { return nullptr; }
 char *Session::slot_device(int) const { return nullptr; }
 int Session::slot_upload(int, std::size_t) { return status_; }
-void *Session::scratch(std::size_t, std::size_t) { return nullptr; }
 int Session::download(void *, const void *, std::size_t) { return status_; }
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
-int Session::copy_to_host(void *, const void *, std::size_t) { return status_; }
 int Session::sync() { return status_; }
 void Session::started() {}
 void *Session::stream() const { return nullptr; }

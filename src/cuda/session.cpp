@@ -60,7 +60,6 @@ struct Session::Context {
     cudaEvent_t copied = nullptr;  // the slot's last upload has left host memory
     bool pending = false;
   } slots[kSlots];
-  std::vector<std::pair<char *, std::size_t>> scratch;  // blocks in use this call, first = main
   cudaEvent_t start = nullptr, stop = nullptr;
   int sms = 0;
   unsigned long long context = 0;  // the CUDA context they belong to (a reset makes a new one)
@@ -74,7 +73,6 @@ struct Session::Context {
       if (s.device) cudaFree(s.device);
       if (s.copied) cudaEventDestroy(s.copied);
     }
-    for (auto &b : scratch) cudaFree(b.first);
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
     if (own) cudaStreamDestroy(own);
@@ -270,23 +268,6 @@ int Session::slot_upload(int i, std::size_t bytes) {
   return 0;
 }
 
-void *Session::scratch(std::size_t bytes, std::size_t align) {
-  if (status_ || !ctx_) return nullptr;
-  auto &blocks = ctx_->scratch;
-  std::size_t off = (scratch_used_ + align - 1) / align * align;
-  // The last block serves bump allocations; a new one is added (never moved: earlier pointers
-  // stay valid) when it is full. finish() merges them for the next call.
-  if (blocks.empty() || off + bytes > blocks.back().second) {
-    std::size_t want = std::max<std::size_t>(bytes, blocks.empty() ? (std::size_t(1) << 20) : 2 * blocks.back().second);
-    char *p = nullptr;
-    if (CHECK(cudaMalloc(reinterpret_cast<void **>(&p), want))) return nullptr;
-    blocks.emplace_back(p, want);
-    off = 0;
-  }
-  scratch_used_ = off + bytes;
-  return blocks.back().first + off;
-}
-
 int Session::download(void *host, const void *device, std::size_t bytes) {
   if (status_ || !bytes) return status_;
   started();
@@ -294,7 +275,6 @@ int Session::download(void *host, const void *device, std::size_t bytes) {
                                static_cast<cudaStream_t>(stream())));
 }
 
-int Session::copy_to_host(void *host, const void *device, std::size_t bytes) { return download(host, device, bytes); }
 
 int Session::upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
                            std::size_t rows) {
@@ -336,17 +316,6 @@ int Session::finish(double &device_ms) {
     if (!CHECK(cudaEventElapsedTime(&ms, ctx_->start, ctx_->stop))) device_ms = ms;
   }
   for (auto &slot : ctx_->slots) slot.pending = false;  // the stream is drained
-  // Scratch that grew during the call becomes one block for the next one.
-  auto &blocks = ctx_->scratch;
-  if (blocks.size() > 1) {
-    std::size_t total = 0;
-    for (auto &b : blocks) total += b.second, cudaFree(b.first);
-    blocks.clear();
-    char *p = nullptr;
-    if (cudaMalloc(reinterpret_cast<void **>(&p), total) == cudaSuccess) blocks.emplace_back(p, total);
-    else cudaGetLastError();
-  }
-  scratch_used_ = 0;
   return status_;
 }
 

@@ -1,5 +1,5 @@
 // The CUDA runtime as the device layer sees it: whether there is a GPU, what a pointer is, and
-// the device work of one call on one device (stream, staging, scratch, errors, timing). Plain
+// the device work of one call on one device (stream, staging, errors, timing). Plain
 // C++: no CUDA header leaks into the layers above, and a build without CUDA links the stubs
 // in no_cuda.cpp.
 #pragma once
@@ -24,7 +24,7 @@ int query_pointer(const void *p, PointerInfo &out);
 int current_device();
 void use_device(int device);
 
-// The device work of one call on one device. Stream, staging buffers, scratch and cuBLAS handle
+// The device work of one call on one device. Stream, staging buffers and cuBLAS handle
 // persist per thread and device, so after warm-up a call allocates nothing. Every int is 0 or
 // a BLAS_BATCHED_ERR_* code; the first failure sticks (status()).
 class Session {
@@ -44,15 +44,10 @@ class Session {
   char *slot_device(int s) const;
   int slot_upload(int s, std::size_t bytes);
 
-  // ---- scratch: device memory for the call (info channel, tables), bump-allocated and
-  // released at finish(). nullptr on failure (status() says why).
-  void *scratch(std::size_t bytes, std::size_t align = 256);
-
   // ---- plain copies on the stream (pageable host memory: staging of r128/c128 problems)
   int download(void *host, const void *device, std::size_t bytes);
   int upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
                     std::size_t rows);
-  int copy_to_host(void *host, const void *device, std::size_t bytes);  // async, host must be pinned or waited
 
   int sync();
   void started();        // before the first operation enqueued: starts the device timer
@@ -75,7 +70,6 @@ class Session {
   struct Context;
   Context *ctx_ = nullptr;
   void *stream_ = nullptr;
-  std::size_t scratch_used_ = 0;
   int ordinal_ = -1, previous_device_ = -1, status_ = 0;
   bool timing_ = false, started_ = false;
 };

@@ -265,10 +265,9 @@ class DeviceRun {
     if (!any_null) {
       if (info) std::memset(info + lo, 0, std::size_t(hi - lo) * sizeof(int));
     } else {
+      const int g = groups_[sg.group].group;
       for (int64_t i = lo; i < hi; ++i) {
-        int err = 0;
-        for (int o = 0; o < A::kOperands; ++o)
-          if ((d.needed >> o & 1u) && !d.arrays[o][sg.first + i] && (!err || d.pos[o] < -err)) err = -d.pos[o];
+        const int err = c_.problem_error(g, sg.first + i);  // the same rule as host problems
         if (info) info[i] = err;
         skipped += err != 0;
       }
@@ -399,7 +398,7 @@ class DeviceRun {
         std::memcpy(out + a, d.arrays[o] + sg.first + a, std::size_t(b - a) * sizeof(void *));
         if (sg.skipped && o == A::kOperands - 1)
           for (int64_t k = a; k < b; ++k)
-            if (problem_skipped(d, sg.first + k)) out[k] = nullptr;
+            if (c_.problem_error(groups_[sg.group].group, sg.first + k)) out[k] = nullptr;
       }
     });
 #pragma omp barrier
@@ -421,12 +420,6 @@ class DeviceRun {
       if (sg.config == kRunVendor && A::vendor(s, A::make_run(desc_[sg.group], sg, ch.device, ch.block_problems)))
         return s.status();
     return s.status();
-  }
-
-  bool problem_skipped(const typename A::Group &d, int64_t p) const {
-    for (int o = 0; o < A::kOperands; ++o)
-      if ((d.needed >> o & 1u) && !d.arrays[o][p]) return true;
-    return false;
   }
 
   const Call &c_;

@@ -46,7 +46,6 @@ struct Adapter<GemmCall<T>> {
     int config_aligned = 0, config_any = 0;  // the kernel for runs whose addresses are / are not
                                              // 16-byte aligned (flat kernels need them)
     const void *const *arrays[kOperands];  // the caller's pointer arrays, kernel operand order
-    int pos[kOperands];                    // their argument numbers (A 8, B 10, C 13)
     unsigned needed = 0;  // operands that must not be NULL (A, B when m, n, k > 0; C when m, n > 0)
     unsigned used = 0;    // operands the kernels read or write (A, B only when alpha != 0, k > 0)
   };
@@ -67,7 +66,6 @@ struct Adapter<GemmCall<T>> {
     d.arrays[0] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.B : c.A);
     d.arrays[1] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.A : c.B);
     d.arrays[2] = reinterpret_cast<const void *const *>(c.C);
-    d.pos[0] = cm.swap_ab ? 10 : 8, d.pos[1] = cm.swap_ab ? 8 : 10, d.pos[2] = 13;
     const bool mn = r.m > 0 && r.n > 0;
     d.needed = mn ? (r.k > 0 ? 7u : 4u) : 0u;
     d.used = mn ? (r.read_ab ? 7u : 4u) : 0u;

@@ -76,34 +76,34 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
 #pragma omp parallel if (G >= kParallelGroups) \
     reduction(|| : unsupported, unknown_memory, any_device, any_lapack) reduction(+ : host_work)
   {
-  if (gpu && omp_get_thread_num() != 0) cuda::use_device(caller_device);
+    if (gpu && omp_get_thread_num() != 0) cuda::use_device(caller_device);
 #pragma omp for schedule(static)
-  for (int g = 0; g < G; ++g) {
-    const int64_t off = first[g], count = first[g + 1] - off;
-    GroupRecord gr{0, Where::none};
-    if (count > 0) {
-      device::Residency res;
-      int mixed = 0;
-      if (gpu) {
-        mixed = device::group_residency(c, g, off, count, device::ResidencyCache::for_call(call_id), res);
-        if (mixed == BLAS_BATCHED_ERR_DEVICE) unknown_memory = true, mixed = 0;
-      }
-      if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
-      gr.code = c.check_group(g);
-      if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
-      if (!gr.code && c.order(g) > 0) {
-        if (res.device) {
-          gr.where = Where::cuda_kernel, gr.ordinal = int16_t(res.ordinal);  // refined by the device run
-          any_device = true;
-        } else {
-          gr.where = host_choice<T>(backend, Call::routine, c.order(g));
-          any_lapack = any_lapack || gr.where == Where::host_lapack;
-          const double order = double(c.order(g));
-          host_work += double(count) * order * order * order;
+    for (int g = 0; g < G; ++g) {
+      const int64_t off = first[g], count = first[g + 1] - off;
+      GroupRecord gr{0, Where::none};
+      if (count > 0) {
+        device::Residency res;
+        int mixed = 0;
+        if (gpu) {
+          mixed = device::group_residency(c, g, off, count, device::ResidencyCache::for_call(call_id), res);
+          if (mixed == BLAS_BATCHED_ERR_DEVICE) unknown_memory = true, mixed = 0;
+        }
+        if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
+        gr.code = c.check_group(g);
+        if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
+        if (!gr.code && c.order(g) > 0) {
+          if (res.device) {
+            gr.where = Where::cuda_kernel, gr.ordinal = int16_t(res.ordinal);  // refined by the device run
+            any_device = true;
+          } else {
+            gr.where = host_choice<T>(backend, Call::routine, c.order(g));
+            any_lapack = any_lapack || gr.where == Where::host_lapack;
+            const double order = double(c.order(g));
+            host_work += double(count) * order * order * order;
+          }
         }
       }
-    }
-    groups[g] = gr;
+      groups[g] = gr;
   }
   }
   // Memory the runtime cannot classify is never guessed to be host memory.

@@ -2,6 +2,7 @@
 #include <blas_batched/blas_batched.h>
 
 #include "gemm/gemm.hpp"
+#include "info/info_channel.hpp"
 #include "session.hpp"
 
 namespace bb::cuda {
@@ -20,6 +21,10 @@ Session::~Session() = default;
 char *Session::slot_host(int, std::size_t) { return nullptr; }
 char *Session::slot_device(int) const { return nullptr; }
 int Session::slot_upload(int, std::size_t) { return status_; }
+int Session::slot_wait(int) { return status_; }
+int Session::slot_release(int) { return status_; }
+int info_clear(Session &s, int *, int64_t, void *) { return s.status(); }
+int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t) { return s.status(); }
 int Session::download(void *, const void *, std::size_t) { return status_; }
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
 int Session::sync() { return status_; }

@@ -234,13 +234,27 @@ void Session::clear_stale_error() { cudaGetLastError(); }
 
 int Session::check_launch() { return CHECK(cudaGetLastError()); }
 
-char *Session::slot_host(int i, std::size_t bytes) {
-  if (status_ || !ctx_) return nullptr;
+int Session::slot_wait(int i) {
+  if (status_ || !ctx_) return status_ ? status_ : fail(BLAS_BATCHED_ERR_DEVICE);
   Context::Slot &s = ctx_->slots[i];
   if (s.pending) {  // the host side is free once its last copy is done
-    if (CHECK(cudaEventSynchronize(s.copied))) return nullptr;
+    if (CHECK(cudaEventSynchronize(s.copied))) return status_;
     s.pending = false;
   }
+  return 0;
+}
+
+int Session::slot_release(int i) {
+  if (status_) return status_;
+  Context::Slot &s = ctx_->slots[i];
+  if (CHECK(cudaEventRecord(s.copied, static_cast<cudaStream_t>(stream())))) return status_;
+  s.pending = true;
+  return 0;
+}
+
+char *Session::slot_host(int i, std::size_t bytes) {
+  if (slot_wait(i)) return nullptr;
+  Context::Slot &s = ctx_->slots[i];
   if (bytes > s.cap) {
     // Growing happens during warm-up only. cudaFree waits for the device, so no kernel still
     // reads the old device twin.

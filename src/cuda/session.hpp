@@ -27,6 +27,17 @@ void use_device(int device);
 // The device work of one call on one device. Stream, staging buffers and cuBLAS handle
 // persist per thread and device, so after warm-up a call allocates nothing. Every int is 0 or
 // a BLAS_BATCHED_ERR_* code; the first failure sticks (status()).
+// Bump allocation inside a slot: offsets, aligned, in the order areas are taken.
+struct ArenaLayout {
+  std::size_t bytes = 0;
+  std::size_t take(std::size_t n, std::size_t align = 16) {
+    bytes = (bytes + align - 1) / align * align;
+    const std::size_t at = bytes;
+    bytes += n;
+    return at;
+  }
+};
+
 class Session {
  public:
   explicit Session(int ordinal);
@@ -39,10 +50,17 @@ class Session {
   // at least n bytes to fill; slot_upload(s, n) copies the first n bytes to slot_device(s) on
   // the stream. Work queued later on the stream sees them; the device twin is rewritten only
   // by a later upload on the same stream, after that work. Both bounded by the largest chunk.
+  // A slot is the per-call arena of one chunk: the driver lays out in it, bump fashion
+  // (ArenaLayout), the uploaded pointer block and tables, then device-only areas (info codes)
+  // and areas that come back (the info list). slot_wait(s) returns once everything enqueued
+  // on the slot's host memory so far is done (its last upload, or its last download that
+  // slot_release marked); slot_host waits too.
   static constexpr int kSlots = 2;
   char *slot_host(int s, std::size_t bytes);
   char *slot_device(int s) const;
   int slot_upload(int s, std::size_t bytes);
+  int slot_wait(int s);
+  int slot_release(int s);  // after enqueuing copies back into the slot's host memory
 
   // ---- plain copies on the stream (pageable host memory: staging of r128/c128 problems)
   int download(void *host, const void *device, std::size_t bytes);

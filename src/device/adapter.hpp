@@ -20,6 +20,7 @@ struct Segment {
   int group = 0;          // index into the driver's device groups
   int64_t first = 0;      // first problem, in the call's numbering
   int64_t count = 0;
+  int64_t chunk_pos = 0;  // its first problem's place among the chunk's problems
   // What the chunk's pointer pass found:
   bool strided = true;    // operand o of problem first + i sits at ptr[o] + i * stride[o]
   int64_t stride[4] = {};  // bytes
@@ -32,12 +33,21 @@ struct Segment {
   int64_t units = 0, unit_begin = 0, table_pos = 0;
 };
 
+// Where a chunk's runs find their device data (null while planning).
+struct ChunkPlace {
+  const char *pointer_block = nullptr;  // the device copy of the chunk's pointer arrays
+  int64_t block_problems = 0;
+  int *codes = nullptr;  // the chunk's info codes, one per problem in chunk order (routines
+                         // with numerical info: a run's start at codes + Segment::chunk_pos)
+};
+
 // No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.
 template <class Call>
 struct Adapter {
   static constexpr bool supported = false;
   static constexpr bool native = false;
   static constexpr int kOperands = 1, kConfigs = 1, kInline = 1;
+  static constexpr bool kNumericInfo = false;  // kernels write info codes (the info channel)
   struct Group {};
   using Run = int;
   static void start_call() {}

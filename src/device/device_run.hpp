@@ -8,14 +8,19 @@
 // tables and the pointer arrays of unevenly spaced runs into a pinned slot, then one upload and
 // one launch per configuration in use. Two slots alternate, so the host works on chunk k+1
 // while chunk k is copied and computed: the call costs about max(host pass, device work).
+// Routines whose kernels report numerical failures get the info channel per chunk
+// (cuda/info/info_channel.hpp): its list comes back into the slot, and is merged into the
+// caller's info when the slot is next used, or when the call finishes.
 #pragma once
 #include "../host/host_backend.hpp"
+#include "../cuda/info/info_channel.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -31,6 +36,8 @@ namespace bb::device {
 // fixed costs, a few barriers and launches, stay small beside its pass over the pointers).
 constexpr int64_t kFirstChunk = 16384, kChunkProblems = 262144;
 constexpr int64_t kChunkSegments = 16384;
+// Info list entries that come back with every chunk; more (many failures) cost one more copy.
+constexpr int64_t kInfoCopied = 1024;
 // Below this many problems a pass stays on the calling thread.
 constexpr int64_t kParallelProblems = 16384;
 
@@ -48,9 +55,9 @@ struct DeviceGroup {
   Where where = Where::none;
 };
 
-template <class T, class Call>
+// A: the routine's adapter (a test may bring its own).
+template <class T, class Call, class A = Adapter<Call>>
 class DeviceRun {
-  using A = Adapter<Call>;
 
  public:
   DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend)
@@ -71,9 +78,11 @@ class DeviceRun {
   int finish(double &device_ms) {
     int status = 0;
     device_ms = -1;
-    for (auto &s : sessions_) {
+    for (std::size_t i = 0; i < sessions_.size(); ++i) {
+      cuda::Session &s = *sessions_[i];
       double ms = -1;
-      const int st = s->finish(ms);
+      int st = s.finish(ms);
+      for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, returned_[i][slot], slot);
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
@@ -83,7 +92,8 @@ class DeviceRun {
     return status;
   }
 
-  // Device problems with non-zero info (a NULL pointer), counted by the pointer pass.
+  // Device problems with non-zero info: NULL pointers (the pointer pass) and numerical
+  // failures (the info channel; complete after finish).
   int64_t failures() const { return failures_; }
 
  private:
@@ -98,18 +108,29 @@ class DeviceRun {
         for (std::size_t j = 0; j < i && !seen; ++j) seen = groups_[j].ordinal == dev;
         if (seen) continue;
         sessions_.push_back(std::make_unique<cuda::Session>(dev));
+        returned_.emplace_back();
         cuda::Session &s = *sessions_.back();
         if (s.status()) return s.status();
         mine.clear();
         for (std::size_t j = i; j < groups_.size(); ++j)
           if (groups_[j].ordinal == dev) mine.push_back(int(j));
-        if (int st = run_device(s, mine)) return st;
+        if (int st = run_device(s, mine, returned_.back())) return st;
       }
       return 0;
     }
   }
 
-  int run_device(cuda::Session &s, const std::vector<int> &mine) {
+  // What a chunk's info list needs once it is back: where it lies in the slot, and how the
+  // chunk's problems map to the call's (segment starts in the chunk, their first problems).
+  struct Returned {
+    bool pending = false;
+    std::size_t list_at = 0;
+    int64_t problems = 0;
+    std::vector<int64_t> starts, firsts;
+  };
+  using DeviceReturns = std::array<Returned, cuda::Session::kSlots>;
+
+  int run_device(cuda::Session &s, const std::vector<int> &mine, DeviceReturns &returned) {
     if (!A::native || backend_ == Backend::reference) {
       for (int i : mine) {
         DeviceGroup &dg = groups_[i];
@@ -140,6 +161,8 @@ class DeviceRun {
     ch.segs.reserve(most), ch.starts.reserve(most + 1);
     const int team = total >= kParallelProblems ? omp_get_max_threads() : 1;
     ch.tally.assign(std::size_t(team) + 1, Tally{});
+    if constexpr (A::kNumericInfo)
+      for (Returned &r : returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
     std::size_t gi = 0;
     int64_t done = 0;  // problems of groups_[mine[gi]] already in earlier chunks
     int64_t limit = kFirstChunk;
@@ -161,7 +184,7 @@ class DeviceRun {
           const DeviceGroup &dg = groups_[mine[gi]];
           const int64_t take = std::min(dg.count - done, limit - problems);
           Segment sg;
-          sg.group = mine[gi], sg.first = dg.offset + done, sg.count = take;
+          sg.group = mine[gi], sg.first = dg.offset + done, sg.count = take, sg.chunk_pos = problems;
           ch.segs.push_back(sg), ch.starts.push_back(problems);
           problems += take, done += take;
           if (done == dg.count) ++gi, done = 0;
@@ -181,7 +204,7 @@ class DeviceRun {
       double t1 = debug ? omp_get_wtime() : 0;
       plan_chunk(ch);
 #pragma omp master
-      status = place_chunk(s, ch, slot);
+      status = place_chunk(s, ch, slot, returned[slot]);
 #pragma omp barrier
       if (status) break;  // the same value for every thread after the barrier
       double t2 = debug ? omp_get_wtime() : 0;
@@ -189,7 +212,7 @@ class DeviceRun {
       double t3 = debug ? omp_get_wtime() : 0;
 #pragma omp master
       {
-        status = launch_chunk(s, ch, slot);
+        status = launch_chunk(s, ch, slot, returned[slot]);
         slot ^= 1;
         if (debug)
           t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
@@ -218,7 +241,8 @@ class DeviceRun {
     bool by_segments = false;
     std::vector<Tally> tally;  // per thread, then (after place_chunk) their starting offsets
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {};
-    std::size_t table_at[A::kConfigs] = {}, bytes = 0;
+    std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
+    std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
   };
@@ -326,7 +350,7 @@ class DeviceRun {
       t.skipped += sg.skipped;
       sg.ptr_index = A::strided_ok(d, sg) ? -1 : 0;
       if (sg.ptr_index == 0) t.block += sg.count;
-      const typename A::Run r = A::make_run(d, sg, nullptr, 0);
+      const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
       if (sg.config == kRunVendor) continue;
       sg.units = A::units(r, sg.config);
@@ -341,7 +365,7 @@ class DeviceRun {
 
   // Serial: the totals, each thread's starting offsets (tally[t] becomes the sum of threads
   // before t), the slot, and the place of each configuration's table in it.
-  int place_chunk(cuda::Session &s, Chunk &ch, int slot) {
+  int place_chunk(cuda::Session &s, Chunk &ch, int slot, Returned &returned) {
     using Run = typename A::Run;
     Tally sum;
     const int w = omp_get_num_threads();
@@ -355,14 +379,23 @@ class DeviceRun {
     ch.block_problems = sum.block;
     std::copy(sum.count, sum.count + A::kConfigs, ch.count);
     std::copy(sum.units, sum.units + A::kConfigs, ch.units);
-    // Tables go after the pointer block, one per configuration with more runs than fit in
-    // the launch parameters.
-    ch.bytes = std::size_t(sum.block) * A::kOperands * sizeof(void *);
-    for (int c = 0; c < A::kConfigs; ++c) {
-      ch.table_at[c] = ch.bytes;
-      if (ch.count[c] > A::kInline) ch.bytes += std::size_t(ch.count[c]) * sizeof(Run);
+    // The slot's layout: what is uploaded (the pointer block, then a table per configuration
+    // with more runs than fit in the launch parameters), then the info channel's areas.
+    cuda::ArenaLayout at;
+    at.take(std::size_t(sum.block) * A::kOperands * sizeof(void *));
+    for (int c = 0; c < A::kConfigs; ++c)
+      ch.table_at[c] = at.take(ch.count[c] > A::kInline ? std::size_t(ch.count[c]) * sizeof(Run) : 0);
+    ch.bytes = at.bytes;
+    if constexpr (A::kNumericInfo) {
+      ch.codes_at = at.take(std::size_t(ch.problems) * sizeof(int));
+      ch.list_at = at.take(cuda::info_list_bytes(ch.problems));
     }
-    ch.host = s.slot_host(slot, std::max<std::size_t>(ch.bytes, 1));
+    ch.slot_bytes = at.bytes;
+    // The slot's previous chunk is done with it: its info list is back and goes to the caller
+    // before the slot is reused (or grown).
+    if (s.slot_wait(slot)) return s.status();
+    if (int st = merge_info(s, returned, slot)) return st;
+    ch.host = s.slot_host(slot, std::max<std::size_t>(ch.slot_bytes, 1));
     if (!ch.host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
     ch.device = s.slot_device(slot);
     return 0;
@@ -376,13 +409,14 @@ class DeviceRun {
     int64_t lo, hi;
     my_segments(ch, lo, hi);
     Tally at = ch.tally[omp_get_thread_num() + 1];
+    const ChunkPlace place = chunk_place(ch);
     for (int64_t i = lo; i < hi; ++i) {
       Segment &sg = ch.segs[i];
       if (sg.ptr_index >= 0) sg.ptr_index = at.block, at.block += sg.count;
       if (sg.config < 0) continue;
       sg.table_pos = at.count[sg.config]++;
       sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
-      Run r = A::make_run(desc_[sg.group], sg, ch.device, ch.block_problems);
+      Run r = A::make_run(desc_[sg.group], sg, place);
       r.unit_begin = sg.unit_begin;
       if (ch.count[sg.config] > A::kInline) reinterpret_cast<Run *>(ch.host + ch.table_at[sg.config])[sg.table_pos] = r;
       else ch.inline_runs[sg.config][sg.table_pos] = r;
@@ -404,10 +438,21 @@ class DeviceRun {
 #pragma omp barrier
   }
 
-  // One upload, one launch per configuration, the vendor library for its runs.
-  int launch_chunk(cuda::Session &s, Chunk &ch, int slot) {
+  ChunkPlace chunk_place(const Chunk &ch) const {
+    ChunkPlace p;
+    p.pointer_block = ch.device, p.block_problems = ch.block_problems;
+    if constexpr (A::kNumericInfo) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
+    return p;
+  }
+
+  // One upload, one launch per configuration, the vendor library for its runs; then the info
+  // channel's list comes back into the slot.
+  int launch_chunk(cuda::Session &s, Chunk &ch, int slot, Returned &returned) {
     using Run = typename A::Run;
     if (ch.bytes && s.slot_upload(slot, ch.bytes)) return s.status();
+    int *codes = chunk_place(ch).codes;
+    if constexpr (A::kNumericInfo)
+      if (cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
     for (int c = 0; c < A::kConfigs; ++c) {
       if (!ch.count[c]) continue;
       const bool table = ch.count[c] > A::kInline;
@@ -417,15 +462,52 @@ class DeviceRun {
         return s.status();
     }
     for (const Segment &sg : ch.segs)
-      if (sg.config == kRunVendor && A::vendor(s, A::make_run(desc_[sg.group], sg, ch.device, ch.block_problems)))
+      if (sg.config == kRunVendor && A::vendor(s, A::make_run(desc_[sg.group], sg, chunk_place(ch))))
         return s.status();
+    if constexpr (A::kNumericInfo) {
+      if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
+          s.slot_release(slot))
+        return s.status();
+      // Capacity reserved before the thread team: no allocation here.
+      returned.pending = true, returned.list_at = ch.list_at, returned.problems = ch.problems;
+      returned.starts.assign(ch.starts.begin(), ch.starts.end());
+      returned.firsts.clear();
+      for (const Segment &sg : ch.segs) returned.firsts.push_back(sg.first);
+    }
     return s.status();
+  }
+
+  // A chunk's info list, back in the slot's host memory (the slot waited for), into the
+  // caller's info; entries beyond the first kInfoCopied are fetched now. Serial: failures are
+  // rare, and the list holds only them.
+  int merge_info(cuda::Session &s, Returned &r, int slot) {
+    if (!r.pending) return 0;
+    r.pending = false;
+    char *host = s.slot_host(slot, 0);
+    if (!host) return s.status();
+    const char *list = host + r.list_at;
+    const int64_t length = cuda::info_list_length(list);
+    if (length > kInfoCopied) {
+      const std::size_t done = cuda::info_list_bytes(kInfoCopied), all = cuda::info_list_bytes(length);
+      if (s.download(host + r.list_at + done, s.slot_device(slot) + r.list_at + done, all - done) || s.sync())
+        return s.status();
+    }
+    const cuda::InfoEntry *e = cuda::info_list_entries(list);
+    failures_ += length;
+    if (!c_.info) return 0;
+    for (int64_t i = 0; i < length; ++i) {
+      const int64_t pos = e[i].problem;
+      const std::size_t seg = std::upper_bound(r.starts.begin(), r.starts.end(), pos) - r.starts.begin() - 1;
+      c_.info[r.firsts[seg] + (pos - r.starts[seg])] = e[i].code;
+    }
+    return 0;
   }
 
   const Call &c_;
   std::vector<DeviceGroup> &groups_;
   Backend backend_;
   std::vector<std::unique_ptr<cuda::Session>> sessions_;
+  std::vector<DeviceReturns> returned_;  // per session
   std::vector<typename A::Group> desc_;
   int64_t failures_ = 0;
 };

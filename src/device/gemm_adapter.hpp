@@ -36,6 +36,7 @@ struct Adapter<GemmCall<T>> {
   static constexpr int kOperands = 3;  // A, B, C as the column-major kernels see them
   static constexpr int kConfigs = cuda::kGemmConfigCount;
   static constexpr int kInline = cuda::kInlineSegs;
+  static constexpr bool kNumericInfo = false;  // gemm has no numerical failures
   using Run = cuda::GemmSeg;
 
   // A group as the kernels take it (column-major, column_major.hpp), before any chunk.
@@ -90,14 +91,14 @@ struct Adapter<GemmCall<T>> {
 
   // The run of a segment, its operands in strided form (the first problem's addresses) or as
   // the chunk's device pointer arrays; its configuration.
-  static Run make_run(const Group &d, const Segment &s, const char *device_block, int64_t block_problems) {
+  static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
     Run r = d.run;
     r.problems = s.count;
     cuda::DevOperand *ops[kOperands] = {&r.A, &r.B, &r.C};
     constexpr int64_t elem = sizeof(T);
     for (int o = 0; o < kOperands; ++o) {
       if (s.ptr_index >= 0) {
-        ops[o]->p = device_block + (o * block_problems + s.ptr_index) * int64_t(sizeof(void *));
+        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
         ops[o]->step = 0, ops[o]->array = true;
       } else {
         ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem, ops[o]->array = false;

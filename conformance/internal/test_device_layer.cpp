@@ -1,0 +1,219 @@
+// The device layer's own entry points, which the C API cannot reach on its own: the info
+// channel through the chunked driver (with a stand-in routine whose kernel reports codes), and
+// the gemm core on sub-blocks of operands already on the device (what blocked factorizations
+// and recursive trsm/trmm call). Label gpu; without a device every test skips.
+#include "../../src/device/device_run.hpp"
+#include "../gpu_common.hpp"
+#include "probe_kernel.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+#include <vector>
+
+namespace {
+
+using conf::gpu::Buffer;
+using conf::gpu::Mem;
+
+// The stand-in routine: gemm's description and pointer handling, the probe kernel, info codes.
+struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
+  using Base = bb::device::Adapter<bb::GemmCall<double>>;
+  static constexpr bool kNumericInfo = true;
+  static constexpr int kConfigs = 1, kInline = probe::kProbeInline;
+  using Run = probe::ProbeRun;
+  static Run make_run(const Group &d, const bb::device::Segment &s, const bb::device::ChunkPlace &place) {
+    const bb::cuda::GemmSeg g = Base::make_run(d, s, place);
+    Run r;
+    r.problems = s.count, r.C = g.C;
+    r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
+    return r;
+  }
+  static int plan_config(const Group &, const bb::device::Segment &, const Run &) { return 0; }
+  static int64_t units(const Run &r, int) { return r.problems; }
+  static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, int count, int64_t units) {
+    return probe::probe_launch(s, host, device, count, units);
+  }
+  static int vendor(bb::cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }
+};
+
+class DeviceLayer : public conf::gpu::GpuTest {};
+
+// Groups of 2 x 2 problems: single problems, evenly spaced runs, shuffled pointers (array
+// form, with NULL pointers), thousands of one-problem groups, across chunks of growing size;
+// some chunks with more failures than the first copy brings back.
+TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
+  const bool small = conf::gpu::reduced();
+  std::vector<int> sizes = {1, 3, small ? 3000 : 40000, small ? 5000 : 100000};
+  const int singles = small ? 300 : 5000;
+  for (int i = 0; i < singles; ++i) sizes.push_back(1);
+  sizes.push_back(small ? 2000 : 20000);  // every problem fails
+  const int G = int(sizes.size());
+  const int64_t P = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
+  std::vector<int64_t> first(G + 1, 0);
+  for (int g = 0; g < G; ++g) first[g + 1] = first[g] + sizes[g];
+
+  std::mt19937_64 &rng = conf::rng();
+  std::uniform_real_distribution<double> small_value(-0.9, 0.9);
+  std::vector<double> host_c(std::size_t(P) * 4);
+  std::vector<int> expect(P, 0);
+  for (int64_t p = 0; p < P; ++p) {
+    for (int e = 0; e < 4; ++e) host_c[p * 4 + e] = small_value(rng);
+    const bool all_fail = p >= first[G - 1] || (p >= first[1] && p < first[2]);
+    if (all_fail || rng() % 50 == 0) {
+      expect[p] = 1 + int(rng() % 500);
+      host_c[p * 4] = expect[p];
+    }
+  }
+  Buffer c(Mem::device, host_c.size() * sizeof(double)), ab(Mem::device, 4 * sizeof(double));
+  c.write(0, host_c.data(), host_c.size() * sizeof(double));
+  auto *cdev = reinterpret_cast<double *>(c.get());
+  auto *abdev = reinterpret_cast<double *>(ab.get());
+
+  std::vector<double *> A(P, abdev), B(P, abdev), C(P);
+  for (int64_t p = 0; p < P; ++p) C[p] = cdev + p * 4;
+  // Group 3: its problems' matrices in shuffled order, and a few NULL pointers.
+  std::shuffle(C.begin() + first[3], C.begin() + first[4], rng);
+  {  // a problem's code is its matrix's
+    std::vector<int> by_matrix = expect;
+    for (int64_t p = 0; p < P; ++p) expect[p] = by_matrix[(C[p] - cdev) / 4];
+  }
+  for (int i = 0; i < 20; ++i) {
+    const int64_t p = first[3] + int64_t(rng() % uint64_t(sizes[3]));
+    if (i % 2) C[p] = nullptr, expect[p] = -13;
+    else if (C[p]) A[p] = nullptr, expect[p] = -8;
+  }
+
+  std::vector<BLAS_Op> ops(G, BLAS_NoTrans);
+  std::vector<int> two(G, 2);
+  std::vector<double> alpha(G, 1.0), beta(G, 0.5);
+  bb::GemmCall<double> call{};
+  call.layout = BLAS_ColMajor, call.group_count = G, call.group_sizes = sizes.data();
+  call.A_trans = ops.data(), call.B_trans = ops.data(), call.m = two.data(), call.n = two.data(), call.k = two.data();
+  call.alpha = alpha.data(), call.beta = beta.data();
+  call.A = A.data(), call.B = B.data(), call.C = C.data();
+  call.A_ld = two.data(), call.B_ld = two.data(), call.C_ld = two.data();
+  int device = 0;
+  CHECK_CUDA(cudaGetDevice(&device));
+  const int64_t expected_failures = std::count_if(expect.begin(), expect.end(), [](int64_t v) { return v != 0; });
+  ASSERT_GT(expected_failures, 2 * bb::device::kInfoCopied);
+
+  for (const bool with_info : {true, false}) {
+    SCOPED_TRACE(with_info ? "info array" : "info NULL");
+    std::vector<int> info(P, 12345);
+    call.info = with_info ? info.data() : nullptr;
+    std::vector<bb::device::DeviceGroup> groups;
+    for (int g = 0; g < G; ++g) groups.push_back({g, first[g], sizes[g], device});
+    bb::device::DeviceRun<double, bb::GemmCall<double>, ProbeAdapter> run(call, groups, bb::Backend::native);
+    ASSERT_EQ(run.start(), 0);
+    double ms = 0;
+    ASSERT_EQ(run.finish(ms), 0);
+    EXPECT_EQ(run.failures(), expected_failures);
+    if (with_info) {
+      int64_t wrong = 0;
+      for (int64_t p = 0; p < P; ++p)
+        if (info[p] != expect[p] && wrong++ < 5) ADD_FAILURE() << "problem " << p << ": info " << info[p] << ", expected " << expect[p];
+      EXPECT_EQ(wrong, 0);
+    }
+    std::vector<double> after(host_c.size());
+    c.read(0, after.data(), after.size() * sizeof(double));
+    EXPECT_TRUE(after == host_c) << "the probe only reads C";
+    EXPECT_NO_CUDA_ERROR();
+  }
+  conf::count_checked("device info channel", long(P));
+}
+
+// The gemm core on sub-blocks (offsets into each matrix), strided and with device pointer
+// arrays, through the library's kernels and through cuBLAS: C(2:4, 1:5) = alpha A(1:3, 2:5)
+// op(B block) + beta C(2:4, 1:5) inside 8 x 8 matrices; everything outside the block untouched.
+template <class S>
+class GemmCore : public conf::gpu::GpuTest {};
+using CorePrecisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(GemmCore, CorePrecisions);
+
+TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
+  using S = TypeParam;
+  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  const int P = conf::gpu::reduced() ? 40 : 3000, ld = 8, mat = ld * ld;
+  const int m = 3, n = 5, k = 4;
+  const int a_off = 1 + 2 * ld, c_off = 2 + 1 * ld;
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (const bool arrays : {false, true})
+    for (const bool tb : {false, true})
+      for (const bool vendor : {false, true}) {
+        SCOPED_TRACE(std::string(arrays ? "pointer arrays" : "strided") + (tb ? ", B^T" : ", B") +
+                     (vendor ? ", cuBLAS allowed" : ", library kernels"));
+        const int b_off = tb ? 3 + 0 * ld : 0 + 3 * ld;  // B block k x n, or n x k transposed
+        std::vector<S> a(std::size_t(P) * mat), b(a.size()), c(a.size());
+        for (auto *v : {&a, &b, &c})
+          for (S &x : *v) x = S(dist(conf::rng()));
+        Buffer da(Mem::device, a.size() * sizeof(S)), db(Mem::device, a.size() * sizeof(S)),
+            dc(Mem::device, a.size() * sizeof(S));
+        da.write(0, a.data(), a.size() * sizeof(S)), db.write(0, b.data(), b.size() * sizeof(S));
+        dc.write(0, c.data(), c.size() * sizeof(S));
+        auto *pa = reinterpret_cast<S *>(da.get()), *pb = reinterpret_cast<S *>(db.get()),
+             *pc = reinterpret_cast<S *>(dc.get());
+        // Array form: problem p uses matrix perm[p] (not evenly spaced).
+        std::vector<int> perm(P);
+        std::iota(perm.begin(), perm.end(), 0);
+        std::shuffle(perm.begin(), perm.end(), conf::rng());
+        if (!arrays) std::iota(perm.begin(), perm.end(), 0);
+        std::vector<S *> ha(P), hb(P), hc(P);
+        for (int p = 0; p < P; ++p) ha[p] = pa + perm[p] * mat, hb[p] = pb + perm[p] * mat, hc[p] = pc + perm[p] * mat;
+        Buffer ptrs(Mem::device, 3 * P * sizeof(S *));
+        ptrs.write(0, ha.data(), P * sizeof(S *)), ptrs.write(P * sizeof(S *), hb.data(), P * sizeof(S *));
+        ptrs.write(2 * P * sizeof(S *), hc.data(), P * sizeof(S *));
+
+        bb::cuda::GemmSeg run;
+        run.problems = P, run.m = m, run.n = n, run.k = k, run.ta = 0, run.tb = tb ? 1 : 0;
+        run.read_ab = 1, run.read_c = 1;
+        run.alpha[0] = 0.75, run.beta[0] = -0.5;
+        bb::cuda::DevOperand *ops[3] = {&run.A, &run.B, &run.C};
+        const int offs[3] = {a_off, b_off, c_off};
+        S *bases[3] = {pa, pb, pc};
+        for (int o = 0; o < 3; ++o) {
+          ops[o]->ld = ld;
+          if (arrays) ops[o]->p = reinterpret_cast<const char *>(ptrs.get()) + o * P * sizeof(S *), ops[o]->step = offs[o], ops[o]->array = true;
+          else ops[o]->p = bases[o] + offs[o], ops[o]->step = mat, ops[o]->array = false;
+        }
+        int device = 0;
+        CHECK_CUDA(cudaGetDevice(&device));
+        {
+          bb::cuda::Session s(device);
+          ASSERT_EQ(s.status(), 0);
+          const bool aligned = false;
+          EXPECT_EQ(bb::cuda::gemm(s, prec, &run, &aligned, 1, vendor), 0);
+          double ms = 0;
+          EXPECT_EQ(s.finish(ms), 0);
+        }
+        std::vector<S> out(c.size());
+        dc.read(0, out.data(), out.size() * sizeof(S));
+        const double tol = (std::is_same_v<S, float> ? 1e-6 : 1e-14) * 4 * (k + 2);
+        int64_t bad = 0;
+        for (int q = 0; q < P; ++q) {  // q: matrix index; it belongs to problem p with perm[p] = q
+          const S *A0 = a.data() + q * mat + a_off, *B0 = b.data() + q * mat + b_off, *C0 = c.data() + q * mat;
+          for (int j = 0; j < ld; ++j)
+            for (int i = 0; i < ld; ++i) {
+              const S got = out[std::size_t(q) * mat + i + j * ld];
+              const int bi = i - 2, bj = j - 1;
+              if (bi < 0 || bi >= m || bj < 0 || bj >= n) {
+                if (got != C0[i + j * ld] && bad++ < 5) ADD_FAILURE() << "matrix " << q << " (" << i << "," << j << ") outside the block changed";
+                continue;
+              }
+              double want = -0.5 * double(C0[i + j * ld]), scale = std::abs(0.5 * double(C0[i + j * ld]));
+              for (int l = 0; l < k; ++l) {
+                const double bv = tb ? double(B0[bj + l * ld]) : double(B0[l + bj * ld]);
+                want += 0.75 * double(A0[bi + l * ld]) * bv;
+                scale += std::abs(0.75 * double(A0[bi + l * ld]) * bv);
+              }
+              if (std::abs(double(got) - want) > tol * (scale + 1e-300) && bad++ < 5)
+                ADD_FAILURE() << "matrix " << q << " (" << i << "," << j << "): " << double(got) << " vs " << want;
+            }
+        }
+        EXPECT_EQ(bad, 0);
+        EXPECT_NO_CUDA_ERROR();
+        conf::count_checked("device gemm core on sub-blocks", P);
+      }
+}
+
+}  // namespace

@@ -1,0 +1,51 @@
+#include "info_channel.hpp"
+
+#include <cuda_runtime.h>
+
+namespace bb::cuda {
+
+namespace {
+
+// One warp ballot per 32 problems: a single atomic per warp that holds a failure, none where
+// every problem succeeded (the usual case), so the pass runs at the speed of reading codes.
+__global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, InfoEntry *entries) {
+  const int lane = threadIdx.x & 31;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i - lane < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const int code = i < n ? codes[i] : 0;
+    const unsigned failed = __ballot_sync(0xffffffffu, code != 0);
+    if (!failed) continue;
+    int32_t at = 0;
+    if (lane == 0) at = atomicAdd(length, __popc(failed));
+    at = __shfl_sync(0xffffffffu, at, 0);
+    if (code) entries[at + __popc(failed & ((1u << lane) - 1))] = InfoEntry{int32_t(i), code};
+  }
+}
+
+}  // namespace
+
+int info_clear(Session &s, int *codes, int64_t n, void *list_device) {
+  if (s.status()) return s.status();
+  const auto st = static_cast<cudaStream_t>(s.stream());
+  s.started();
+  if (n && s.check(cudaMemsetAsync(codes, 0, std::size_t(n) * sizeof(int), st))) return s.status();
+  return s.check(cudaMemsetAsync(list_device, 0, 8, st));
+}
+
+int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied) {
+  if (s.status()) return s.status();
+  const auto st = static_cast<cudaStream_t>(s.stream());
+  auto *length = static_cast<int32_t *>(list_device);
+  auto *entries = reinterpret_cast<InfoEntry *>(static_cast<char *>(list_device) + 8);
+  if (n > 0) {
+    constexpr int kThreads = 256;
+    const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+    s.clear_stale_error();
+    collect_kernel<<<unsigned(blocks), kThreads, 0, st>>>(codes, n, length, entries);
+    if (s.check_launch()) return s.status();
+  }
+  return s.check(cudaMemcpyAsync(list_host, list_device, info_list_bytes(std::min(copied, n)),
+                                 cudaMemcpyDeviceToHost, st));
+}
+
+}  // namespace bb::cuda

@@ -1,0 +1,41 @@
+// The device info channel: how numerical codes (LAPACK's info > 0: a zero pivot, a minor that
+// is not positive definite) travel from device kernels to the caller's info array.
+//
+// Kernels write a dense int per problem (`codes`, zeroed before they run; 0 = success). After
+// them, one collect kernel compacts the non-zero codes into a list {problem, code} with its
+// length, and the length plus the first `copied` entries go back to pinned host memory in the
+// same stream. Failures are rare, so what crosses PCIe is a few bytes per chunk however many
+// problems it holds; when info is NULL the length alone is the count the call returns, reduced
+// on the device. Plain C++: the kernel lives in info_channel.cu.
+#pragma once
+#include "../session.hpp"
+
+#include <cstddef>
+#include <cstdint>
+
+namespace bb::cuda {
+
+struct InfoEntry {
+  int32_t problem;  // index into the codes the kernels wrote
+  int32_t code;
+};
+
+// Bytes of a list for `problems` problems: its length (8 bytes, keeps entries aligned) and at
+// most one entry per problem.
+constexpr std::size_t info_list_bytes(int64_t problems) {
+  return 8 + std::size_t(problems) * sizeof(InfoEntry);
+}
+// The length a list holds (its first 4 bytes) and its entries.
+inline int32_t info_list_length(const void *list) { return *static_cast<const int32_t *>(list); }
+inline const InfoEntry *info_list_entries(const void *list) {
+  return reinterpret_cast<const InfoEntry *>(static_cast<const char *>(list) + 8);
+}
+
+// Zeroes `codes` (n ints) and the list's length; ordered on the session's stream before the
+// kernels that write codes.
+int info_clear(Session &s, int *codes, int64_t n, void *list_device);
+// Enqueues the compaction of codes[0, n) into list_device, then the copy of its length and
+// first `copied` entries to list_host (pinned). n < 2^31.
+int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied);
+
+}  // namespace bb::cuda

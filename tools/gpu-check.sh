@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
-# $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune
+# $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile
 # (default: test sanitize bench). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -37,11 +37,24 @@ if has test; then
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
-    BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
-      "$build/conformance/conformance_gpu_gemm" > "$out/sanitizer-$tool.log" 2>&1
-    s=$?; [ $s -eq 0 ] || rc=1
-    echo "compute-sanitizer $tool: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool.log" | tr '\n' ' ')"
+    for suite in conformance_gpu_gemm internal_device_layer; do
+      BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
+      s=$?; [ $s -eq 0 ] || rc=1
+      echo "compute-sanitizer $tool $suite: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool-$suite.log" | tr '\n' ' ')"
+    done
   done
+fi
+if has profile; then
+  # Where a call's time goes (BLAS_BATCHED_DEBUG=time: group checks and the device pass's
+  # phases), for one large group and for one problem per group.
+  bench=$build/bench/blas_batched_bench
+  for opts in "--sizes 4" "--sizes 16" "--sizes 8 --batch 100000 --one-per-group"; do
+    echo "== r64 $opts"
+    BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec r64 $opts --device gpu --backend native --reps 3 2>&1 |
+      grep -E "group checks|device pass|^gemm|native" | tail -4
+  done > "$out/profile-$gpu.log" 2>&1
+  cat "$out/profile-$gpu.log"
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

@@ -31,7 +31,9 @@ struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
   }
   static int plan_config(const Group &, const bb::device::Segment &, const Run &) { return 0; }
   static int64_t units(const Run &r, int) { return r.problems; }
-  static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, int count, int64_t units) {
+  static int units_per_block(int) { return 256; }
+  static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, const int32_t *, int count,
+                    int64_t units) {
     return probe::probe_launch(s, host, device, count, units);
   }
   static int vendor(bb::cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }

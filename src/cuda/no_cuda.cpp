@@ -49,7 +49,7 @@ bool gemm_flat_ok(const GemmSeg &, int, int, bool) { return false; }
 bool gemm_vendor_ok(DevPrec, const GemmSeg &) { return false; }
 int gemm_kernel_config(DevPrec, const GemmSeg &, bool) { return 0; }
 int64_t gemm_units(const GemmSeg &, const GemmShapeInfo &) { return 0; }
-int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, int, int64_t) { return s.status(); }
+int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t) { return s.status(); }
 int gemm_vendor(Session &s, DevPrec, const GemmSeg &) { return s.status(); }
 int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.status(); }
 

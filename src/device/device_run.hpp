@@ -152,19 +152,23 @@ class DeviceRun {
     // Chunks of problems over the groups of this device, in call order, all in one thread
     // team: the threads meet at barriers between the steps of a chunk instead of being woken
     // for each (a wake-up costs tens of microseconds, a chunk's device work about as much).
-    int64_t total = 0;
-    for (int i : mine) total += groups_[i].count;
-    // Reserved here: nothing inside the thread team may allocate (an exception there would end
+    // Where each group starts among this device's problems: a chunk is a range of them, and its
+    // segments are the groups that range meets, found by search and filled in parallel (a call
+    // of one problem per group has as many segments as problems).
+    std::vector<int64_t> start(std::size_t(n) + 1, 0);
+    for (int i = 0; i < n; ++i) start[i + 1] = start[i] + groups_[mine[i]].count;
+    const int64_t total = start[n];
+    // Sized here: nothing inside the thread team may allocate (an exception there would end
     // the program).
     Chunk ch;
     const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
-    ch.segs.reserve(most), ch.starts.reserve(most + 1);
+    ch.segs.resize(most), ch.starts.resize(most + 1);
     const int team = total >= kParallelProblems ? omp_get_max_threads() : 1;
     ch.tally.assign(std::size_t(team) + 1, Tally{});
     if constexpr (A::kNumericInfo)
       for (Returned &r : returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
-    std::size_t gi = 0;
-    int64_t done = 0;  // problems of groups_[mine[gi]] already in earlier chunks
+    int64_t pos = 0;   // the next chunk's first problem, among this device's
+    int first_group = 0;  // the group (index into mine) that holds it
     int64_t limit = kFirstChunk;
     int slot = 0, status = 0;
     bool more = true;
@@ -177,28 +181,25 @@ class DeviceRun {
     for (;;) {
 #pragma omp single
       {
-        more = gi < mine.size() && !status;
-        ch.segs.clear(), ch.starts.clear();
-        int64_t problems = 0;
-        while (more && gi < mine.size() && problems < limit && int64_t(ch.segs.size()) < kChunkSegments) {
-          const DeviceGroup &dg = groups_[mine[gi]];
-          const int64_t take = std::min(dg.count - done, limit - problems);
-          Segment sg;
-          sg.group = mine[gi], sg.first = dg.offset + done, sg.count = take, sg.chunk_pos = problems;
-          ch.segs.push_back(sg), ch.starts.push_back(problems);
-          problems += take, done += take;
-          if (done == dg.count) ++gi, done = 0;
+        more = pos < total && !status;
+        if (more) {
+          // Problems [pos, end): at most `limit` of them, in at most kChunkSegments groups.
+          int64_t end = std::min(pos + limit, total);
+          int last_group = int(std::upper_bound(start.begin(), start.end(), end - 1) - start.begin()) - 1;
+          if (last_group - first_group + 1 > kChunkSegments)
+            last_group = first_group + int(kChunkSegments) - 1, end = start[last_group + 1];
+          ch.first_group = first_group, ch.nseg = last_group - first_group + 1;
+          ch.begin = pos, ch.problems = end - pos;
+          ch.starts[ch.nseg] = ch.problems;
+          pos = end, first_group = end == start[last_group + 1] ? last_group + 1 : last_group;
+          limit = std::min(2 * limit, kChunkProblems);
+          // Few segments: the threads split problems (a segment may be shared), so its base
+          // and steps are found first; many: each thread takes whole segments.
+          ch.by_segments = ch.nseg >= 8 * int64_t(omp_get_num_threads());
         }
-        ch.starts.push_back(problems);
-        ch.problems = problems;
-        limit = std::min(2 * limit, kChunkProblems);
-        // Few segments: the threads split problems (a segment may be shared), so its base and
-        // steps are found first; many: each thread takes whole segments.
-        ch.by_segments = int64_t(ch.segs.size()) >= 8 * omp_get_num_threads();
-        if (!ch.by_segments)
-          for (Segment &sg : ch.segs) start_segment(sg);
       }  // barrier: every thread sees the chunk
       if (!more) break;
+      form_chunk(ch, mine, start);
       double t0 = debug ? omp_get_wtime() : 0;
       scan_chunk(ch);
       double t1 = debug ? omp_get_wtime() : 0;
@@ -235,17 +236,35 @@ class DeviceRun {
   // One chunk: its segments, where each starts among the chunk's problems, and its plan.
   struct Chunk {
     using Run = typename A::Run;
-    std::vector<Segment> segs;
+    std::vector<Segment> segs;    // the first nseg are this chunk's
     std::vector<int64_t> starts;  // segment i is problems [starts[i], starts[i + 1]) of the chunk
+    int64_t nseg = 0, first_group = 0, begin = 0;  // begin: its first problem among the device's
     int64_t problems = 0, block_problems = 0;
     bool by_segments = false;
     std::vector<Tally> tally;  // per thread, then (after place_chunk) their starting offsets
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {};
     std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
+    std::size_t blocks_at[A::kConfigs] = {};  // with a table: each thread block's first run
     std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
   };
+
+  // Segment j is the part of group mine[first_group + j] inside the chunk; every thread fills
+  // some (a barrier follows).
+  void form_chunk(Chunk &ch, const std::vector<int> &mine, const std::vector<int64_t> &start) {
+    const int64_t end = ch.begin + ch.problems;
+#pragma omp for schedule(static)
+    for (int64_t j = 0; j < ch.nseg; ++j) {
+      const int64_t i = ch.first_group + j;
+      const int64_t lo = std::max(start[i], ch.begin), hi = std::min(start[i + 1], end);
+      Segment &sg = ch.segs[j];
+      sg = Segment{};
+      sg.group = mine[i], sg.first = groups_[mine[i]].offset + (lo - start[i]), sg.count = hi - lo;
+      sg.chunk_pos = ch.starts[j] = lo - ch.begin;
+      if (!ch.by_segments) start_segment(sg);
+    }
+  }
 
   // A segment's base addresses and steps, from its first two problems.
   void start_segment(Segment &sg) const {
@@ -311,21 +330,22 @@ class DeviceRun {
     const int64_t w = omp_get_num_threads(), t = omp_get_thread_num();
     const int64_t lo = ch.problems * t / w, hi = ch.problems * (t + 1) / w;
     if (lo >= hi) return;
-    std::size_t i = std::upper_bound(ch.starts.begin(), ch.starts.end(), lo) - ch.starts.begin() - 1;
-    for (; i < ch.segs.size() && ch.starts[i] < hi; ++i) {
+    const auto starts_end = ch.starts.begin() + ch.nseg + 1;
+    std::size_t i = std::upper_bound(ch.starts.begin(), starts_end, lo) - ch.starts.begin() - 1;
+    for (; int64_t(i) < ch.nseg && ch.starts[i] < hi; ++i) {
       const int64_t a = std::max(lo, ch.starts[i]) - ch.starts[i], b = std::min(hi, ch.starts[i + 1]) - ch.starts[i];
       if (a < b) f(i, a, b);
     }
   }
   // The block of segments thread t plans: [lo, hi).
   static void my_segments(const Chunk &ch, int64_t &lo, int64_t &hi) {
-    const int64_t w = omp_get_num_threads(), t = omp_get_thread_num(), n = int64_t(ch.segs.size());
+    const int64_t w = omp_get_num_threads(), t = omp_get_thread_num(), n = ch.nseg;
     lo = n * t / w, hi = n * (t + 1) / w;
   }
 
   void scan_chunk(Chunk &ch) {
     if (ch.by_segments) {
-      const int nseg = int(ch.segs.size());
+      const int nseg = int(ch.nseg);
 #pragma omp for schedule(dynamic, 64)
       for (int i = 0; i < nseg; ++i) {
         start_segment(ch.segs[i]);
@@ -383,8 +403,11 @@ class DeviceRun {
     // with more runs than fit in the launch parameters), then the info channel's areas.
     cuda::ArenaLayout at;
     at.take(std::size_t(sum.block) * A::kOperands * sizeof(void *));
-    for (int c = 0; c < A::kConfigs; ++c)
-      ch.table_at[c] = at.take(ch.count[c] > A::kInline ? std::size_t(ch.count[c]) * sizeof(Run) : 0);
+    for (int c = 0; c < A::kConfigs; ++c) {
+      const bool table = ch.count[c] > A::kInline;
+      ch.table_at[c] = at.take(table ? std::size_t(ch.count[c]) * sizeof(Run) : 0);
+      ch.blocks_at[c] = at.take(table ? std::size_t(blocks_of(ch, c)) * sizeof(int32_t) : 0);
+    }
     ch.bytes = at.bytes;
     if constexpr (A::kNumericInfo) {
       ch.codes_at = at.take(std::size_t(ch.problems) * sizeof(int));
@@ -418,8 +441,16 @@ class DeviceRun {
       sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
       Run r = A::make_run(desc_[sg.group], sg, place);
       r.unit_begin = sg.unit_begin;
-      if (ch.count[sg.config] > A::kInline) reinterpret_cast<Run *>(ch.host + ch.table_at[sg.config])[sg.table_pos] = r;
-      else ch.inline_runs[sg.config][sg.table_pos] = r;
+      if (ch.count[sg.config] <= A::kInline) {
+        ch.inline_runs[sg.config][sg.table_pos] = r;
+        continue;
+      }
+      reinterpret_cast<Run *>(ch.host + ch.table_at[sg.config])[sg.table_pos] = r;
+      // The blocks whose first unit lies in this run.
+      const int64_t per = A::units_per_block(sg.config);
+      auto *first = reinterpret_cast<int32_t *>(ch.host + ch.blocks_at[sg.config]);
+      for (int64_t b = (sg.unit_begin + per - 1) / per; b * per < sg.unit_begin + sg.units; ++b)
+        first[b] = int32_t(sg.table_pos);
     }
 #pragma omp barrier
     auto **block = reinterpret_cast<const void **>(ch.host);
@@ -436,6 +467,11 @@ class DeviceRun {
       }
     });
 #pragma omp barrier
+  }
+
+  static int64_t blocks_of(const Chunk &ch, int config) {
+    const int64_t per = A::units_per_block(config);
+    return (ch.units[config] + per - 1) / per;
   }
 
   ChunkPlace chunk_place(const Chunk &ch) const {
@@ -457,12 +493,14 @@ class DeviceRun {
       if (!ch.count[c]) continue;
       const bool table = ch.count[c] > A::kInline;
       if (A::launch(s, c, table ? nullptr : ch.inline_runs[c],
-                    table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr, int(ch.count[c]),
-                    ch.units[c]))
+                    table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr,
+                    table ? reinterpret_cast<const int32_t *>(ch.device + ch.blocks_at[c]) : nullptr,
+                    int(ch.count[c]), ch.units[c]))
         return s.status();
     }
-    for (const Segment &sg : ch.segs)
-      if (sg.config == kRunVendor && A::vendor(s, A::make_run(desc_[sg.group], sg, chunk_place(ch))))
+    for (int64_t i = 0; i < ch.nseg; ++i)
+      if (ch.segs[i].config == kRunVendor &&
+          A::vendor(s, A::make_run(desc_[ch.segs[i].group], ch.segs[i], chunk_place(ch))))
         return s.status();
     if constexpr (A::kNumericInfo) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
@@ -470,9 +508,9 @@ class DeviceRun {
         return s.status();
       // Capacity reserved before the thread team: no allocation here.
       returned.pending = true, returned.list_at = ch.list_at, returned.problems = ch.problems;
-      returned.starts.assign(ch.starts.begin(), ch.starts.end());
+      returned.starts.assign(ch.starts.begin(), ch.starts.begin() + ch.nseg + 1);
       returned.firsts.clear();
-      for (const Segment &sg : ch.segs) returned.firsts.push_back(sg.first);
+      for (int64_t i = 0; i < ch.nseg; ++i) returned.firsts.push_back(ch.segs[i].first);
     }
     return s.status();
   }

@@ -132,20 +132,24 @@ struct Adapter<GemmCall<T>> {
     }
   }
 
-  // Units (team tasks) of a run under a configuration.
-  static int64_t units(const Run &r, int config) {
-    static const auto shapes = [] {
+  // Units (team tasks) of a run under a configuration, and units per thread block.
+  static int64_t units(const Run &r, int config) { return cuda::gemm_units(r, shapes()[config]); }
+  static int units_per_block(int config) { return std::max(shapes()[config].teams_per_block, 1); }
+  static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
+                    int count, int64_t units) {
+    return cuda::gemm_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
+  }
+  static int vendor(cuda::Session &s, const Run &r) { return cuda::gemm_vendor(s, device_precision<T>(), r); }
+
+  static const std::array<cuda::GemmShapeInfo, kConfigs> &shapes() {
+    static const auto a = [] {
       std::array<cuda::GemmShapeInfo, kConfigs> a{};
       if constexpr (gpu_arithmetic<T>)
         for (int c = 0; c < kConfigs; ++c) a[c] = cuda::gemm_shape(device_precision<T>(), c);
       return a;
     }();
-    return cuda::gemm_units(r, shapes[config]);
+    return a;
   }
-  static int launch(cuda::Session &s, int config, const Run *host, const Run *device, int count, int64_t units) {
-    return cuda::gemm_launch(s, device_precision<T>(), config, host, device, count, units);
-  }
-  static int vendor(cuda::Session &s, const Run &r) { return cuda::gemm_vendor(s, device_precision<T>(), r); }
 
   // r128/c128 (no GPU arithmetic) and the reference backend: each problem's matrices come to
   // host memory, the host backend computes, and C goes back element-exact (padding between

@@ -89,7 +89,7 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
     if (!pointer_array_used(c, g, index++)) continue;
     const auto ptrs = static_cast<const void *const *>(a.ptr);
     for (int64_t p : {off, off + count - 1}) {
-      if (!ptrs[p]) continue;
+      if (!ptrs[p] || (p != off && ptrs[p] == ptrs[off])) continue;  // one-problem groups: once
       cuda::PointerInfo r;
       if (int st = cache.query(ptrs[p], r)) return st;
       if (!have) res = {r.device, r.ordinal}, have = true;

@@ -89,8 +89,10 @@ GemmShapeInfo gemm_shape(DevPrec p, int config) {
 }
 
 int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host, const GemmSeg *table_device,
-                int count, int64_t units) {
-  return by_precision(p, [&](auto x) { return launch<decltype(x)>(s, config, table_host, table_device, count, units); });
+                const int32_t *block_first, int count, int64_t units) {
+  return by_precision(p, [&](auto x) {
+    return launch<decltype(x)>(s, config, table_host, table_device, block_first, count, units);
+  });
 }
 
 int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
@@ -137,7 +139,7 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
         ++in_batch;
       }
       if (in_batch == kInlineSegs || (i == count && in_batch)) {
-        if (gemm_launch(s, p, c, batch, nullptr, in_batch, units)) return s.status();
+        if (gemm_launch(s, p, c, batch, nullptr, nullptr, in_batch, units)) return s.status();
         in_batch = 0, units = 0;
       }
     }

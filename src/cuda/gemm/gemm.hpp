@@ -83,10 +83,11 @@ int64_t gemm_units(const GemmSeg &s, const GemmShapeInfo &shape);
 
 // One launch of configuration `config` over `count` runs whose unit_begin are set. The table is
 // either passed by value (count <= kInlineSegs: `table_host`) or read from device memory
-// (`table_device`). Returns a status.
+// (`table_device`, with `block_first`: for each block of teams_per_block units, the run that
+// holds its first unit; or null, and each team searches the whole table). Returns a status.
 constexpr int kInlineSegs = 8;
 int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host,
-                const GemmSeg *table_device, int count, int64_t units);
+                const GemmSeg *table_device, const int32_t *block_first, int count, int64_t units);
 
 // cuBLAS on one run (strided or pointer-array form; no offsets in array form). Returns a status.
 int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run);

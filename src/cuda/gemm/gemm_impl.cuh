@@ -30,14 +30,15 @@ GemmShapeInfo shape_info(int config) {
 }
 
 template <class S>
-int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *table_device, int count,
-           int64_t units) {
+int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *table_device,
+           const int32_t *block_first, int count, int64_t units) {
   if (s.status() || units == 0 || count == 0) return s.status();
   GemmLaunch L;
   std::memset(&L, 0, sizeof L);
   L.count = count;
   L.total_units = units;
   L.table = table_device;
+  L.block_first = table_device ? block_first : nullptr;
   if (!table_device) {
     if (count > kInlineSegs) return s.fail(BLAS_BATCHED_ERR_DEVICE);
     std::copy(table_host, table_host + count, L.inline_runs);
@@ -95,7 +96,7 @@ int vendor(Session &s, const GemmSeg &g) {
 
 #define BB_GEMM_DECLARE(S, EXTERN)                                                                      \
   EXTERN template GemmShapeInfo shape_info<S>(int);                                                    \
-  EXTERN template int launch<S>(Session &, int, const GemmSeg *, const GemmSeg *, int, int64_t);       \
+  EXTERN template int launch<S>(Session &, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t); \
   EXTERN template int vendor<S>(Session &, const GemmSeg &);
 
 }  // namespace bb::cuda

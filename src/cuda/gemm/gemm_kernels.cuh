@@ -19,13 +19,22 @@ struct GemmLaunch {
   int count;
   int64_t total_units;
   const GemmSeg *table;
+  const int32_t *block_first;  // with a table: the run of each block's first unit
   GemmSeg inline_runs[kInlineSegs];
 };
 
-// The run of unit u: the last whose unit_begin <= u (runs are in unit order).
+// The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
+// the search stays between the runs of this block's first and last unit (a few at most:
+// thousands of one-problem runs must not cost each team a search over all of them).
+template <int PPB>
 __device__ __forceinline__ const GemmSeg &run_of(const GemmLaunch &L, int64_t u) {
   const GemmSeg *runs = L.table ? L.table : L.inline_runs;
   int lo = 0, hi = L.count - 1;
+  if (L.block_first) {
+    const int64_t b = u / PPB;
+    lo = L.block_first[b];
+    if ((b + 1) * PPB < L.total_units) hi = L.block_first[b + 1];
+  }
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
     if (runs[mid].unit_begin <= u) lo = mid;
@@ -54,6 +63,11 @@ struct TileShape {
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
   static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
   static constexpr int THREADS = TEAM * PPB;
+  // Blocks per SM asked of ptxas: at most 80 registers for real types (3 blocks of 256
+  // threads; 64 would spill, and without a hint the smallest tiles spill a little), 128 for
+  // complex ones (twice the accumulators).
+  static constexpr int REGS = dev<S>::complex ? 128 : 80;
+  static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
   static constexpr bool flat = false;
   static constexpr int MAXE = 0, EXACT = 0;
   static_assert(TEAM % TILE == 0, "a load pass covers whole columns of the tile");
@@ -186,7 +200,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
   for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
     const int64_t u = vb * Shape::PPB + team;
     const bool in_launch = u < L.total_units;
-    const GemmSeg &G = run_of(L, in_launch ? u : L.total_units - 1);
+    const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
     const int m = G.m, n = G.n, k = G.k;
     const int64_t p = u - G.unit_begin;
     uint4 *C = in_launch ? reinterpret_cast<uint4 *>(operand_at<S>(G.C, p)) : nullptr;
@@ -278,7 +292,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
 }
 
 template <class S, class Shape>
-__global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_constant__ GemmLaunch L) {
+__global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(const __grid_constant__ GemmLaunch L) {
   using CT = typename dev<S>::C;
   constexpr int TILE = Shape::TILE, TM = Shape::TM, TN = Shape::TN, TX = Shape::TX,
                 TY = Shape::TY, TEAM = Shape::TEAM, LD = Shape::LD, PER = TM * TN,
@@ -293,19 +307,28 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
   for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
     const int64_t u = vb * Shape::PPB + team;
     const bool in_launch = u < L.total_units;
-    const GemmSeg &G = run_of(L, in_launch ? u : L.total_units - 1);
-    const int m = G.m, n = G.n, k = G.k;
-    // 64-bit tile and index arithmetic: an order near INT_MAX must not wrap.
-    const int64_t tiles_m = (int64_t(m) + TILE - 1) / TILE, tiles_n = (int64_t(n) + TILE - 1) / TILE;
-    const int64_t tiles = tiles_m * tiles_n;
-    const int64_t local = u - G.unit_begin, p = local / tiles;
-    const int64_t tile = local - p * tiles;
-    const int64_t i0 = (tile % tiles_m) * TILE, j0 = (tile / tiles_m) * TILE;
+    const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
+    // Positions inside a matrix are 32-bit unsigned (orders are ints, and a position plus a
+    // tile cannot wrap); only offsets (position x ld) and tile counts need 64 bits. Fewer
+    // 64-bit values keep the kernel near 64 registers.
+    const unsigned m = G.m, n = G.n, k = G.k;
+    const unsigned tiles_m = (m + TILE - 1) / TILE, tiles_n = (n + TILE - 1) / TILE;
+    const int64_t local = u - G.unit_begin;
+    int64_t p;
+    unsigned i0, j0;
+    if (tiles_m == 1 && tiles_n == 1) {  // the common case: one tile per problem, no division
+      p = local, i0 = 0, j0 = 0;
+    } else {
+      const int64_t tiles = int64_t(tiles_m) * tiles_n;
+      p = local / tiles;
+      const int64_t tile = local - p * tiles;
+      i0 = unsigned(tile % tiles_m) * TILE, j0 = unsigned(tile / tiles_m) * TILE;
+    }
     S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
     const bool active = C != nullptr;  // a NULL C in array form: a problem the host skipped
     const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
     const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
-    const int64_t lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;
+    const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;  // widened where multiplied
     // C is loaded first so its latency hides behind A and B.
     S cv[TM][TN];
     if (active && G.read_c) {
@@ -313,8 +336,8 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
       for (int q = 0; q < TM; ++q)
 #pragma unroll
         for (int w = 0; w < TN; ++w) {
-          const int64_t i = i0 + tx + q * TX, j = j0 + ty + w * TY;
-          if (i < m && j < n) cv[q][w] = C[i + j * ldc];
+          const unsigned i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          if (i < m && j < n) cv[q][w] = C[i + int64_t(j) * ldc];
         }
     }
     CT acc[TM][TN];
@@ -325,8 +348,8 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
 
     // Teams of one block may belong to different runs: the block loops as long as any team
     // has k left (__syncthreads_or), the others idle through the barriers.
-    const int kend = active && G.read_ab ? k : 0;
-    for (int64_t k0 = 0; __syncthreads_or(k0 < kend); k0 += TILE) {
+    const unsigned kend = active && G.read_ab ? k : 0;
+    for (unsigned k0 = 0; __syncthreads_or(k0 < kend); k0 += TILE) {
       const bool work = k0 < kend;
       S ra[PER], rb[PER];
 #pragma unroll
@@ -335,22 +358,22 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
         ra[e] = zero<S>(), rb[e] = zero<S>();
         if (work) {
           if (G.ta == 0) {  // op(A)(i, kk) = A[i + kk lda]: column-contiguous in i
-            const int64_t i = i0 + r, kk = k0 + c;
-            if (i < m && kk < k) ra[e] = A[i + kk * lda];
+            const unsigned i = i0 + r, kk = k0 + c;
+            if (i < m && kk < k) ra[e] = A[i + int64_t(kk) * lda];
           } else {          // op(A)(i, kk) = A[kk + i lda]
-            const int64_t kk = k0 + r, i = i0 + c;
+            const unsigned kk = k0 + r, i = i0 + c;
             if (kk < k && i < m) {
-              ra[e] = A[kk + i * lda];
+              ra[e] = A[kk + int64_t(i) * lda];
               if (G.ta == 2) ra[e] = conj(ra[e]);
             }
           }
           if (G.tb == 0) {  // op(B)(kk, j) = B[kk + j ldb]
-            const int64_t kk = k0 + r, j = j0 + c;
-            if (kk < k && j < n) rb[e] = B[kk + j * ldb];
+            const unsigned kk = k0 + r, j = j0 + c;
+            if (kk < k && j < n) rb[e] = B[kk + int64_t(j) * ldb];
           } else {          // op(B)(kk, j) = B[j + kk ldb]
-            const int64_t j = j0 + r, kk = k0 + c;
+            const unsigned j = j0 + r, kk = k0 + c;
             if (j < n && kk < k) {
-              rb[e] = B[j + kk * ldb];
+              rb[e] = B[j + int64_t(kk) * ldb];
               if (G.tb == 2) rb[e] = conj(rb[e]);
             }
           }
@@ -386,11 +409,11 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_tiles(const __grid_consta
       for (int q = 0; q < TM; ++q)
 #pragma unroll
         for (int w = 0; w < TN; ++w) {
-          const int64_t i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          const unsigned i = i0 + tx + q * TX, j = j0 + ty + w * TY;
           if (i < m && j < n) {
             CT v = mul(alpha, acc[q][w]);
             if (G.read_c) v = madd(v, beta, widen(cv[q][w]));
-            C[i + j * ldc] = narrow<S>(v);
+            C[i + int64_t(j) * ldc] = narrow<S>(v);
           }
         }
     }

@@ -139,16 +139,8 @@ class DeviceRun {
       }
       return 0;
     }
-    // The groups as the core takes them; many groups are described in parallel.
     A::start_call();
-    desc_.resize(groups_.size());
     const int n = int(mine.size());
-#pragma omp parallel for schedule(static) if (n >= 4096)
-    for (int i = 0; i < n; ++i) {
-      DeviceGroup &dg = groups_[mine[i]];
-      desc_[mine[i]] = A::describe(c_, dg.group, dg.count, backend_);
-      dg.where = A::where(desc_[mine[i]]);
-    }
     // Chunks of problems over the groups of this device, in call order, all in one thread
     // team: the threads meet at barriers between the steps of a chunk instead of being woken
     // for each (a wake-up costs tens of microseconds, a chunk's device work about as much).
@@ -162,7 +154,7 @@ class DeviceRun {
     // the program).
     Chunk ch;
     const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
-    ch.segs.resize(most), ch.starts.resize(most + 1);
+    ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
     const int team = total >= kParallelProblems ? omp_get_max_threads() : 1;
     ch.tally.assign(std::size_t(team) + 1, Tally{});
     if constexpr (A::kNumericInfo)
@@ -237,6 +229,7 @@ class DeviceRun {
   struct Chunk {
     using Run = typename A::Run;
     std::vector<Segment> segs;    // the first nseg are this chunk's
+    std::vector<typename A::Group> desc;  // segment i's group as the core takes it
     std::vector<int64_t> starts;  // segment i is problems [starts[i], starts[i + 1]) of the chunk
     int64_t nseg = 0, first_group = 0, begin = 0;  // begin: its first problem among the device's
     int64_t problems = 0, block_problems = 0;
@@ -250,8 +243,9 @@ class DeviceRun {
     char *host = nullptr, *device = nullptr;
   };
 
-  // Segment j is the part of group mine[first_group + j] inside the chunk; every thread fills
-  // some (a barrier follows).
+  // Segment j is the part of group mine[first_group + j] inside the chunk, with the group's
+  // description (a group over several chunks is described in each: memory stays bounded by
+  // the chunk, not the call's group count); every thread fills some (a barrier follows).
   void form_chunk(Chunk &ch, const std::vector<int> &mine, const std::vector<int64_t> &start) {
     const int64_t end = ch.begin + ch.problems;
 #pragma omp for schedule(static)
@@ -260,15 +254,17 @@ class DeviceRun {
       const int64_t lo = std::max(start[i], ch.begin), hi = std::min(start[i + 1], end);
       Segment &sg = ch.segs[j];
       sg = Segment{};
-      sg.group = mine[i], sg.first = groups_[mine[i]].offset + (lo - start[i]), sg.count = hi - lo;
+      DeviceGroup &dg = groups_[mine[i]];
+      sg.group = mine[i], sg.first = dg.offset + (lo - start[i]), sg.count = hi - lo;
       sg.chunk_pos = ch.starts[j] = lo - ch.begin;
-      if (!ch.by_segments) start_segment(sg);
+      ch.desc[j] = A::describe(c_, dg.group, dg.count, backend_);
+      dg.where = A::where(ch.desc[j]);
+      if (!ch.by_segments) start_segment(ch.desc[j], sg);
     }
   }
 
   // A segment's base addresses and steps, from its first two problems.
-  void start_segment(Segment &sg) const {
-    const typename A::Group &d = desc_[sg.group];
+  void start_segment(const typename A::Group &d, Segment &sg) const {
     for (int o = 0; o < A::kOperands; ++o) {
       sg.base[o] = nullptr, sg.stride[o] = 0;
       if (!(d.used >> o & 1u)) continue;
@@ -285,8 +281,7 @@ class DeviceRun {
   // which get info -k; the others get info 0. One tight loop per operand (vectorized, at the
   // speed of memory); only a run holding a NULL pointer takes the per-problem path. `shared`:
   // other threads scan other ranges of the segment, so the results are merged atomically.
-  void scan_range(Segment &sg, int64_t lo, int64_t hi, bool shared) const {
-    const typename A::Group &d = desc_[sg.group];
+  void scan_range(const typename A::Group &d, Segment &sg, int64_t lo, int64_t hi, bool shared) const {
     bool strided = true, any_null = false;
     std::uintptr_t bits = 0;
     for (int o = 0; o < A::kOperands; ++o) {
@@ -348,11 +343,11 @@ class DeviceRun {
       const int nseg = int(ch.nseg);
 #pragma omp for schedule(dynamic, 64)
       for (int i = 0; i < nseg; ++i) {
-        start_segment(ch.segs[i]);
-        scan_range(ch.segs[i], 0, ch.segs[i].count, false);
+        start_segment(ch.desc[i], ch.segs[i]);
+        scan_range(ch.desc[i], ch.segs[i], 0, ch.segs[i].count, false);
       }  // barrier
     } else {
-      for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { scan_range(ch.segs[i], a, b, true); });
+      for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { scan_range(ch.desc[i], ch.segs[i], a, b, true); });
 #pragma omp barrier
     }
   }
@@ -366,7 +361,7 @@ class DeviceRun {
     t = Tally{};
     for (int64_t i = lo; i < hi; ++i) {
       Segment &sg = ch.segs[i];
-      const typename A::Group &d = desc_[sg.group];
+      const typename A::Group &d = ch.desc[i];
       t.skipped += sg.skipped;
       sg.ptr_index = A::strided_ok(d, sg) ? -1 : 0;
       if (sg.ptr_index == 0) t.block += sg.count;
@@ -439,7 +434,7 @@ class DeviceRun {
       if (sg.config < 0) continue;
       sg.table_pos = at.count[sg.config]++;
       sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
-      Run r = A::make_run(desc_[sg.group], sg, place);
+      Run r = A::make_run(ch.desc[i], sg, place);
       r.unit_begin = sg.unit_begin;
       if (ch.count[sg.config] <= A::kInline) {
         ch.inline_runs[sg.config][sg.table_pos] = r;
@@ -457,7 +452,7 @@ class DeviceRun {
     for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) {
       const Segment &sg = ch.segs[i];
       if (sg.ptr_index < 0) return;
-      const typename A::Group &d = desc_[sg.group];
+      const typename A::Group &d = ch.desc[i];
       for (int o = 0; o < A::kOperands; ++o) {
         const void **out = block + o * ch.block_problems + sg.ptr_index;
         std::memcpy(out + a, d.arrays[o] + sg.first + a, std::size_t(b - a) * sizeof(void *));
@@ -500,7 +495,7 @@ class DeviceRun {
     }
     for (int64_t i = 0; i < ch.nseg; ++i)
       if (ch.segs[i].config == kRunVendor &&
-          A::vendor(s, A::make_run(desc_[ch.segs[i].group], ch.segs[i], chunk_place(ch))))
+          A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
     if constexpr (A::kNumericInfo) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
@@ -546,7 +541,6 @@ class DeviceRun {
   Backend backend_;
   std::vector<std::unique_ptr<cuda::Session>> sessions_;
   std::vector<DeviceReturns> returned_;  // per session
-  std::vector<typename A::Group> desc_;
   int64_t failures_ = 0;
 };
 

@@ -121,11 +121,18 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   // Device work is queued first (the host pass over device groups' pointers is part of it),
   // so host groups run while the GPU works. Then one pass over the host problems.
   device::DeviceRun<T, Call> device(c, device_groups, backend);
+  const double t_start = t_plan > 0 ? omp_get_wtime() : 0;
   int device_status = device.start();
+  const double t_host = t_plan > 0 ? omp_get_wtime() : 0;
   bool alloc_failed = false;
   const host::GroupTable table{first, groups, G, host_work, any_lapack};
   int64_t failures = host::run(c, table, backend == Backend::reference, alloc_failed);
+  const double t_finish = t_plan > 0 ? omp_get_wtime() : 0;
   const int finished = device.finish(rec.device_ms);
+  if (t_plan > 0)
+    std::fprintf(stderr, "blas_batched: call %.3f ms: before the device pass %.3f, device pass %.3f, host pass %.3f, "
+                 "waiting for the device %.3f ms\n", (omp_get_wtime() - t_plan) * 1e3, (t_start - t_plan) * 1e3,
+                 (t_host - t_start) * 1e3, (t_finish - t_host) * 1e3, (omp_get_wtime() - t_finish) * 1e3);
   if (!device_status) device_status = finished;
   failures += device.failures();
   for (const device::DeviceGroup &d : device_groups) groups[d.group].where = d.where;

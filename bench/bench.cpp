@@ -10,7 +10,10 @@
 // so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped) as the
 // kernel-only vendor reference, and errors against a host computation in double.
 // --one-per-group makes every problem its own group (the same data, group_count = problems),
-// --compare-groups times both forms of each call.
+// --compare-groups times both forms of each call, --variable-sizes times one call of problems of
+// random orders, each its own group. Device rows carry a floor (floor_ms, pct_floor): what the
+// call cannot go below on this machine, from bandwidths and a call's fixed cost measured in the
+// same run.
 //
 //   blas_batched_bench --routine gemm,getrf --prec r64,r32 --sizes 4,8,16 --batch 100000
 //                      --backend native,vendor,reference --check --csv out.csv
@@ -19,6 +22,7 @@
 //   blas_batched_bench --device gpu --prec r64 --mixed --sizes 8,16,32
 //                      --backend native,vendor,cublas-direct,vendor-grouped --check
 //   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
+//   blas_batched_bench --device gpu --prec r64 --variable-sizes 2:32 --batch 100000 --check
 #include "../src/common/typed_api.hpp"
 
 #include <algorithm>
@@ -32,17 +36,20 @@
 #include <cstring>
 #include <functional>
 #include <map>
+#include <memory>
 #include <new>
 #include <numeric>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #if BB_BENCH_CUDA
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <omp.h>
 #endif
 
 // The two CUDA extensions came later than the rest of the API: weak references let the bench
@@ -66,6 +73,7 @@ struct Options {
   bool one_per_group = false;   // every problem its own group
   bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
+  int var_lo = 0, var_hi = 0;  // --variable-sizes LO:HI (0: off); one problem per group
   std::string device = "auto";  // auto | gpu | host
   std::string csv, tag;
 };
@@ -111,6 +119,15 @@ Lists are comma-separated; [...] is the default.
                     backend the ratio time(one per group) / time(as given); target <= 2  [off]
   --scatter         device mode: matrices in shuffled order instead of back to back (host
                     mode: ignored with a note)  [off]
+  --variable-sizes LO:HI
+                    device mode, gemm only: one call of --batch problems [100000], each its
+                    own group, orders drawn uniformly from LO..HI (1 <= LO <= HI, a fixed
+                    seed), in place of --sizes. Backends native and vendor-grouped
+                    (cublas<t>gemmGroupedBatched, the same groups; r32 and r64 only, a note
+                    for the others), vendor too if asked; no cublas-direct. Rows:
+                    n 0, sizes LO:HI, layout variable; notes give time(vendor-grouped) /
+                    time(native). Not with --sizes, --gb, --mixed, --groups,
+                    --one-per-group, --compare-groups, --scatter  [off]
   --device MODE     auto: gemm on the GPU if this build has CUDA and a GPU is usable, else
                     host; gpu: the same, but no usable GPU is an error; host: host memory only.
                     Routines other than gemm always run in host mode  [auto]
@@ -120,6 +137,19 @@ Lists are comma-separated; [...] is the default.
 
 Columns that do not apply (error without --check and on the reference row itself, vs_vendor
 without a vendor row, kernel_ms on host, ...) print '-' in the table and are empty in the CSV.
+
+Device rows (empty on host rows), measured at the start of the run: copy_gbps, the device copy
+bandwidth (read + write) that pct_bw refers to; host_read_gbps, all OpenMP threads summing 1 GiB
+of host memory (best of 5); h2d_gbps, a 256 MiB copy from pinned memory (best of 5). Per call:
+call_floor_ms, the median of one pinned upload of the call's upload bytes, one empty kernel and
+one stream synchronize (the fixed cost of any call); floor_ms = max(host bytes / host_read_gbps
+[+ host bytes / h2d_gbps when per-problem data must go to the device: --scatter,
+--one-per-group, --variable-sizes], matrix bytes / copy_gbps, call_floor_ms); pct_floor =
+100 floor_ms / time_ms. Host bytes: what the API reads per call, 3 pointers (8 bytes each) and an
+info (4) per problem, and per group transA, transB, m, n, k, alpha, beta, lda, ldb, ldc,
+group_size at their sizes. Upload bytes: the host bytes when per-problem data must go to the
+device, else the per-group part (evenly spaced pointers are not uploaded). The floor is the API
+call's: the same on every backend's row of a call. notes: free text (no commas).
 
 Timing reliability: a warning on stderr, once, when the 1-minute load average (/proc/loadavg)
 is above half the number of CPUs before the run, and one per row whose slowest repetition took
@@ -179,9 +209,20 @@ double to_double(const std::string &opt, const std::string &s) {
   return v;
 }
 
+// --variable-sizes LO:HI, 1 <= LO <= HI.
+void variable_sizes(const std::string &opt, const std::string &s, Options &o) {
+  const std::size_t colon = s.find(':');
+  if (colon == std::string::npos || s.find(':', colon + 1) != std::string::npos)
+    throw Usage(opt + ": '" + s + "' is not LO:HI");
+  o.var_lo = int(to_long(opt, s.substr(0, colon), 1, 0x7fffffffL));
+  o.var_hi = int(to_long(opt, s.substr(colon + 1), 1, 0x7fffffffL));
+  if (o.var_lo > o.var_hi) throw Usage(opt + ": LO must be <= HI, got " + s);
+}
+
 Options parse(int argc, char **argv) {
   Options o;
   long groups = 1;
+  bool sizes_given = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto val = [&]() -> std::string {
@@ -194,7 +235,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--prec") o.precs = one_of(a, val(), kPrecs);
     else if (a == "--backend") o.backends = one_of(a, val(), kBackends), o.backends_given = true;
     else if (a == "--sizes") {
-      o.sizes.clear();
+      o.sizes.clear(), sizes_given = true;
       for (auto &s : split(a, val())) o.sizes.push_back(int(to_long(a, s, 1, 0x7fffffffL)));
     }
     else if (a == "--batch") o.batch = to_long(a, val(), 1, 0x7fffffffL);  // group_sizes are int
@@ -210,6 +251,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--one-per-group") o.one_per_group = true;
     else if (a == "--compare-groups") o.compare_groups = true;
     else if (a == "--scatter") o.scatter = true;
+    else if (a == "--variable-sizes") variable_sizes(a, val(), o);
     else if (a == "--device") {
       o.device = val();
       if (o.device != "auto" && o.device != "gpu" && o.device != "host")
@@ -229,6 +271,17 @@ Options parse(int argc, char **argv) {
       throw Usage("--groups " + std::to_string(groups) + " needs " + std::to_string(groups) +
                   " sizes (one per group), got " + std::to_string(o.sizes.size()));
     o.mixed = true;
+  }
+  if (o.var_hi) {  // one call of its own shape: the options that shape calls do not combine with it
+    const std::pair<bool, const char *> clash[] = {
+        {sizes_given, "--sizes"}, {o.gb != 0, "--gb (the call has --batch problems)"},
+        {o.mixed, groups > 1 ? "--groups" : "--mixed"}, {o.one_per_group, "--one-per-group"},
+        {o.compare_groups, "--compare-groups"}, {o.scatter, "--scatter (one problem per group)"}};
+    for (const auto &c : clash)
+      if (c.first) throw Usage(std::string("--variable-sizes: not with ") + c.second);
+    if (o.routines != std::vector<std::string>{"gemm"}) throw Usage("--variable-sizes: --routine gemm only");
+    if (std::find(o.backends.begin(), o.backends.end(), "cublas-direct") != o.backends.end())
+      throw Usage("--variable-sizes: cublas-direct takes one order per call (native, vendor, vendor-grouped)");
   }
   return o;
 }
@@ -301,6 +354,8 @@ struct Row {
   double vs_vendor = NAN, vs_cublas = NAN, vs_grouped = NAN, vs_reference = NAN, error = NAN;
   double copy_gbps = NAN, min_ms = NAN, max_ms = NAN;
   int reps = 0, rot = 1;
+  double host_read_gbps = NAN, h2d_gbps = NAN, floor_ms = NAN, call_floor_ms = NAN;  // device rows
+  std::string notes;  // no commas: one CSV field
 };
 
 // NaN marks a value that does not apply: '-' in the table, an empty CSV field.
@@ -321,7 +376,8 @@ struct Out {
     if (!csv) { std::perror(path.c_str()); return false; }
     std::fprintf(csv, "device,routine,prec,backend,m,n,k,batch,groups,sizes,time_ms,kernel_ms,gflops,gbps,pct_bw,"
                       "kernel_pct_bw,vs_vendor,vs_cublas,vs_grouped,vs_reference,error,overhead,copy_gbps,"
-                      "min_ms,max_ms,reps,rot,layout,tag\n");
+                      "min_ms,max_ms,reps,rot,layout,tag,host_read_gbps,h2d_gbps,floor_ms,call_floor_ms,pct_floor,"
+                      "notes\n");
     std::fflush(csv);
     return true;
   }
@@ -332,9 +388,9 @@ struct Out {
         std::printf("%-6s %-5s %-10s %9s %9s %7s %11s %10s %9s %7s %8s %8s %10s\n", "rout", "prec", "backend", "n",
                     "batch", "groups", "time_ms", "GFLOP/s", "GB/s", "%bw", "vs_vend", "vs_ref", "error");
       else
-        std::printf("%-6s %-5s %-14s %9s %9s %7s %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s\n", "rout", "prec",
-                    "backend", "n", "batch", "groups", "time_ms", "kernel_ms", "GFLOP/s", "GB/s", "%bw", "k%bw",
-                    "vs_vend", "vs_cubl", "vs_grp", "ovh", "error");
+        std::printf("%-6s %-5s %-14s %9s %9s %7s %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s %10s %7s\n", "rout",
+                    "prec", "backend", "n", "batch", "groups", "time_ms", "kernel_ms", "GFLOP/s", "GB/s", "%bw", "k%bw",
+                    "vs_vend", "vs_cubl", "vs_grp", "ovh", "error", "floor_ms", "%floor");
       header_printed = host + 1;
     }
     std::string n = r.groups > 1 ? r.sizes : std::to_string(r.n);
@@ -345,23 +401,27 @@ struct Out {
                   t(r.gbps, "%.2f").c_str(), t(r.pct_bw, "%.1f").c_str(), t(r.vs_vendor, "%.2f").c_str(),
                   t(r.vs_reference, "%.2f").c_str(), t(r.error, "%.2e").c_str());
     else
-      std::printf("%-6s %-5s %-14s %9s %9ld %7d %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s\n", r.routine.c_str(),
-                  r.prec.c_str(), r.backend.c_str(), n.c_str(), r.batch, r.groups, t(r.ms, "%.4f").c_str(),
-                  t(r.kernel_ms, "%.4f").c_str(), t(r.gflops, "%.2f").c_str(), t(r.gbps, "%.2f").c_str(),
-                  t(r.pct_bw, "%.1f").c_str(), t(r.kernel_pct_bw, "%.1f").c_str(), t(r.vs_vendor, "%.2f").c_str(),
-                  t(r.vs_cublas, "%.2f").c_str(), t(r.vs_grouped, "%.2f").c_str(), t(r.ms / r.kernel_ms, "%.2f").c_str(),
-                  t(r.error, "%.2e").c_str());
+      std::printf("%-6s %-5s %-14s %9s %9ld %7d %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s %10s %7s%s%s\n",
+                  r.routine.c_str(), r.prec.c_str(), r.backend.c_str(), n.c_str(), r.batch, r.groups,
+                  t(r.ms, "%.4f").c_str(), t(r.kernel_ms, "%.4f").c_str(), t(r.gflops, "%.2f").c_str(),
+                  t(r.gbps, "%.2f").c_str(), t(r.pct_bw, "%.1f").c_str(), t(r.kernel_pct_bw, "%.1f").c_str(),
+                  t(r.vs_vendor, "%.2f").c_str(), t(r.vs_cublas, "%.2f").c_str(), t(r.vs_grouped, "%.2f").c_str(),
+                  t(r.ms / r.kernel_ms, "%.2f").c_str(), t(r.error, "%.2e").c_str(), t(r.floor_ms, "%.4f").c_str(),
+                  t(100 * r.floor_ms / r.ms, "%.1f").c_str(), r.notes.empty() ? "" : "  ", r.notes.c_str());
     std::fflush(stdout);
     if (!csv) return;
     auto c = [](double v, const char *f) { return num(v, f, ""); };
-    std::fprintf(csv, "%s,%s,%s,%s,%d,%d,%d,%ld,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s\n",
+    std::fprintf(csv, "%s,%s,%s,%s,%d,%d,%d,%ld,%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,"
+                      "%s,%s\n",
                  r.device.c_str(), r.routine.c_str(), r.prec.c_str(), r.backend.c_str(), r.n, r.n, r.n, r.batch,
                  r.groups, r.sizes.c_str(), c(r.ms, "%.6f").c_str(), c(r.kernel_ms, "%.6f").c_str(),
                  c(r.gflops, "%.4f").c_str(), c(r.gbps, "%.4f").c_str(), c(r.pct_bw, "%.2f").c_str(),
                  c(r.kernel_pct_bw, "%.2f").c_str(), c(r.vs_vendor, "%.4f").c_str(), c(r.vs_cublas, "%.4f").c_str(),
                  c(r.vs_grouped, "%.4f").c_str(), c(r.vs_reference, "%.4f").c_str(), c(r.error, "%.3e").c_str(),
                  c(r.ms / r.kernel_ms, "%.3f").c_str(), c(r.copy_gbps, "%.1f").c_str(), c(r.min_ms, "%.6f").c_str(),
-                 c(r.max_ms, "%.6f").c_str(), r.reps, r.rot, r.layout.c_str(), r.tag.c_str());
+                 c(r.max_ms, "%.6f").c_str(), r.reps, r.rot, r.layout.c_str(), r.tag.c_str(),
+                 c(r.host_read_gbps, "%.1f").c_str(), c(r.h2d_gbps, "%.1f").c_str(), c(r.floor_ms, "%.6f").c_str(),
+                 c(r.call_floor_ms, "%.6f").c_str(), c(100 * r.floor_ms / r.ms, "%.2f").c_str(), r.notes.c_str());
     std::fflush(csv);
   }
 };
@@ -654,14 +714,45 @@ void cublas_ok(cublasStatus_t s, const char *what, int line) {
 }
 #define CUBLAS_OK(x) cublas_ok((x), #x, __LINE__)
 
+// Host read bandwidth with every OpenMP thread (the library's pass over the pointer arrays
+// runs on them): a sum over 1 GiB, far beyond the caches, first touched by the threads that
+// read it; best of 5.
+double host_read_bandwidth() {
+  const std::int64_t words = (std::int64_t(1) << 30) / 8;
+  std::unique_ptr<std::uint64_t[]> buf(new std::uint64_t[words]);
+  std::uint64_t *b = buf.get();
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < words; ++i) b[i] = std::uint64_t(i);
+  double best = 0;
+  for (int r = 0; r < 5; ++r) {
+    const double t0 = now_ms();
+    std::uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (std::int64_t i = 0; i < words; ++i) sum += b[i];
+    const double ms = now_ms() - t0;
+    if (sum != std::uint64_t(words) * std::uint64_t(words - 1) / 2) return NAN;  // the sum is used: no read skipped
+    best = std::max(best, 8.0 * words / (ms * 1e6));
+  }
+  return best;
+}
+
+// An empty kernel for the call floor. The bench is plain C++ (no nvcc): the driver compiles
+// this PTX when it is loaded.
+const char kEmptyKernelPtx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                               ".visible .entry bb_bench_empty() { ret; }\n";
+
 struct Gpu {
   std::string name;        // spaces -> '-'
   std::size_t l2 = 0, free_mem = 0, total_mem = 0;
   int sms = 0;
-  double copy_gbps = NAN;
+  double copy_gbps = NAN, host_read_gbps = NAN, h2d_gbps = NAN;
   cudaStream_t stream = nullptr;
   cudaEvent_t e0 = nullptr, e1 = nullptr;
   cublasHandle_t blas = nullptr;
+  cudaLibrary_t lib = nullptr;
+  cudaKernel_t empty = nullptr;
+  void *pinned = nullptr, *staging = nullptr;  // upload buffers (pinned host, device), grown on demand
+  std::size_t staged = 0;
 
   // Empty string: usable; otherwise why not.
   std::string open() {
@@ -686,7 +777,20 @@ struct Gpu {
     CUBLAS_OK(cublasSetStream(blas, stream));
     CUDA_OK(cudaMemGetInfo(&free_mem, &total_mem));
     copy_gbps = measure_copy();
+    host_read_gbps = host_read_bandwidth();
+    h2d_gbps = measure_h2d();
+    CUDA_OK(cudaLibraryLoadData(&lib, kEmptyKernelPtx, nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CUDA_OK(cudaLibraryGetKernel(&empty, lib, "bb_bench_empty"));
     return "";
+  }
+  void close() {
+    blas_batched_set_cuda_stream(nullptr);  // back to the library's own stream before ours goes
+    release_staging();
+    CUDA_OK(cudaLibraryUnload(lib));
+    CUBLAS_OK(cublasDestroy(blas));
+    CUDA_OK(cudaEventDestroy(e0));
+    CUDA_OK(cudaEventDestroy(e1));
+    CUDA_OK(cudaStreamDestroy(stream));
   }
   // Elapsed ms between e0 and e1 after waiting for e1.
   double elapsed() {
@@ -717,6 +821,55 @@ struct Gpu {
     CUDA_OK(cudaFree(a));
     CUDA_OK(cudaFree(b));
     return 2.0 * double(sz) / (median(t) * 1e6);
+  }
+  // Upload buffers of at least `bytes`; false, with a note, when they cannot be had (the
+  // floors are then partly unknown, the run goes on).
+  bool reserve(std::size_t bytes) {
+    if (bytes <= staged) return true;
+    release_staging();
+    if (cudaHostAlloc(&pinned, bytes, cudaHostAllocDefault) != cudaSuccess || cudaMalloc(&staging, bytes) != cudaSuccess) {
+      cudaGetLastError();  // not sticky: clear it
+      release_staging();
+      std::fprintf(stderr, "note: no %.1f MB of upload buffers: floors without the upload\n", bytes / 1e6);
+      return false;
+    }
+    staged = bytes;
+    return true;
+  }
+  void release_staging() {
+    if (pinned) CUDA_OK(cudaFreeHost(pinned));
+    if (staging) CUDA_OK(cudaFree(staging));
+    pinned = staging = nullptr, staged = 0;
+  }
+  // Copy of 256 MiB from pinned memory, best of 5 after a warm-up: what an upload can reach.
+  double measure_h2d() {
+    const std::size_t sz = std::size_t(256) << 20;
+    if (!reserve(sz)) return NAN;
+    std::memset(pinned, 1, sz);
+    double best = 0;
+    for (int r = 0; r < 6; ++r) {
+      CUDA_OK(cudaEventRecord(e0, stream));
+      CUDA_OK(cudaMemcpyAsync(staging, pinned, sz, cudaMemcpyHostToDevice, stream));
+      CUDA_OK(cudaEventRecord(e1, stream));
+      const double ms = elapsed();
+      if (r > 0) best = std::max(best, double(sz) / (ms * 1e6));
+    }
+    return best;
+  }
+  // The fixed cost of a synchronous call that uploads `bytes`: one copy from pinned memory, one
+  // empty kernel, one synchronize, on the wall clock; the median of 21 after 3 warm-ups.
+  double call_floor(std::size_t bytes) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    if (!reserve(bytes)) return NAN;
+    std::vector<double> t;
+    for (int r = 0; r < 24; ++r) {
+      const double t0 = now_ms();
+      CUDA_OK(cudaMemcpyAsync(staging, pinned, bytes, cudaMemcpyHostToDevice, stream));
+      CUDA_OK(cudaLaunchKernel((const void *)empty, dim3(1), dim3(1), nullptr, 0, stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      if (r >= 3) t.push_back(now_ms() - t0);
+    }
+    return median(t);
   }
 };
 
@@ -794,28 +947,42 @@ cublasStatus_t cu_batched(cublasHandle_t h, int n, T *const *dA, T *const *dB, T
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
+// cuBLAS has typed grouped gemm for s and d only. Its Ex entry rejects the complex types, and for
+// half it failed to launch on the --variable-sizes call (100000 groups, orders 2..32; H100, CUDA
+// 13.0), leaving a sticky misaligned-address error that ends the run: that call leaves them out.
+template <class T> constexpr bool cublas_grouped_typed = std::is_same_v<T, double> || std::is_same_v<T, float>;
+
+// The per-group operations and scalars of the grouped call, built once outside the timing
+// (a call of a group per problem has hundreds of thousands).
+template <class T>
+struct CuGroups {
+  std::vector<cublasOperation_t> op;
+  std::vector<typename Scale<T>::type> alpha, beta;
+  void assign(std::size_t G) {
+    op.assign(G, CUBLAS_OP_N), alpha.assign(G, Scale<T>::make(1)), beta.assign(G, Scale<T>::make(0.5));
+  }
+};
+
 // One grouped call over all groups (cuBLAS has typed ones for s and d only; the others go
 // through the Ex entry, which may answer NOT_SUPPORTED for some types).
 template <class T>
-cublasStatus_t cu_grouped(cublasHandle_t h, const std::vector<int> &n, const std::vector<int> &count, T *const *dA,
-                          T *const *dB, T *const *dC) {
+cublasStatus_t cu_grouped(cublasHandle_t h, const std::vector<int> &n, const std::vector<int> &count,
+                          const CuGroups<T> &args, T *const *dA, T *const *dB, T *const *dC) {
   int G = int(n.size());
-  std::vector<cublasOperation_t> N(G, CUBLAS_OP_N);
-  using S = typename Scale<T>::type;
-  std::vector<S> a(G, Scale<T>::make(1)), b(G, Scale<T>::make(0.5));
+  const cublasOperation_t *N = args.op.data();
+  const auto *a = args.alpha.data(), *b = args.beta.data();
   if constexpr (std::is_same_v<T, double>)
-    return cublasDgemmGroupedBatched(h, N.data(), N.data(), n.data(), n.data(), n.data(), a.data(),
-                                     (const double *const *)dA, n.data(), (const double *const *)dB, n.data(),
-                                     b.data(), (double *const *)dC, n.data(), G, count.data());
+    return cublasDgemmGroupedBatched(h, N, N, n.data(), n.data(), n.data(), a, (const double *const *)dA, n.data(),
+                                     (const double *const *)dB, n.data(), b, (double *const *)dC, n.data(), G,
+                                     count.data());
   else if constexpr (std::is_same_v<T, float>)
-    return cublasSgemmGroupedBatched(h, N.data(), N.data(), n.data(), n.data(), n.data(), a.data(),
-                                     (const float *const *)dA, n.data(), (const float *const *)dB, n.data(),
-                                     b.data(), (float *const *)dC, n.data(), G, count.data());
+    return cublasSgemmGroupedBatched(h, N, N, n.data(), n.data(), n.data(), a, (const float *const *)dA, n.data(),
+                                     (const float *const *)dB, n.data(), b, (float *const *)dC, n.data(), G,
+                                     count.data());
   else if constexpr (cublas_typed<T> || cublas_ex<T>)
-    return cublasGemmGroupedBatchedEx(h, N.data(), N.data(), n.data(), n.data(), n.data(), a.data(),
-                                      (const void *const *)dA, cu_type<T>(), n.data(), (const void *const *)dB,
-                                      cu_type<T>(), n.data(), b.data(), (void *const *)dC, cu_type<T>(), n.data(), G,
-                                      count.data(), cu_compute<T>());
+    return cublasGemmGroupedBatchedEx(h, N, N, n.data(), n.data(), n.data(), a, (const void *const *)dA, cu_type<T>(),
+                                      n.data(), (const void *const *)dB, cu_type<T>(), n.data(), b,
+                                      (void *const *)dC, cu_type<T>(), n.data(), G, count.data(), cu_compute<T>());
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
@@ -846,6 +1013,7 @@ struct DevCase {
   std::vector<int> gn, gsize;
   std::vector<BLAS_Op> nt;
   std::vector<T> one, half_;
+  CuGroups<T> cu;
   void set_groups(bool one_per_group) {
     gn.clear(), gsize.clear();
     for (std::size_t g = 0; g < n.size(); ++g)
@@ -853,6 +1021,7 @@ struct DevCase {
       else gn.push_back(n[g]), gsize.push_back(count[g]);
     std::size_t G = gn.size();
     nt.assign(G, BLAS_NoTrans), one.assign(G, T(1)), half_.assign(G, T(0.5f));
+    cu.assign(G);
   }
 
   ~DevCase() {
@@ -961,15 +1130,19 @@ struct DevCase {
     return CUBLAS_STATUS_SUCCESS;
   }
   cublasStatus_t cublas_grouped(cublasHandle_t h, int s) {
-    return cu_grouped<T>(h, gn, gsize, dp(s, 0), dp(s, 1), dp(s, 2));
+    return cu_grouped<T>(h, gn, gsize, cu, dp(s, 0), dp(s, 1), dp(s, 2));
   }
 
-  // Sample problems: first and last of each group and of the call, and a few random ones.
+  // Sample problems: first and last of the call and of each group, and a few random ones. With
+  // many groups (--variable-sizes: one per problem) only the first and last 8 groups, and more
+  // random problems.
   std::vector<long> samples() const {
     std::vector<long> p{0, total - 1};
-    for (std::size_t g = 0; g < n.size(); ++g) p.push_back(first[g]), p.push_back(first[g] + count[g] - 1);
+    const std::size_t G = n.size();
+    for (std::size_t g = 0; g < G; ++g)
+      if (G <= 16 || g < 8 || g >= G - 8) p.push_back(first[g]), p.push_back(first[g] + count[g] - 1);
     std::mt19937_64 rng(99);
-    for (int i = 0; i < 4; ++i) p.push_back(long(rng() % std::uint64_t(total)));
+    for (int i = 0; i < (G <= 16 ? 4 : 16); ++i) p.push_back(long(rng() % std::uint64_t(total)));
     std::sort(p.begin(), p.end());
     p.erase(std::unique(p.begin(), p.end()), p.end());
     return p;
@@ -1017,29 +1190,85 @@ struct DevCase {
   }
 };
 
+// --variable-sizes: time(vendor-grouped) / time(native) in the notes of the call's rows, or why
+// vendor-grouped has no row (cuBLAS lacks the precision).
+void note_grouped_ratio(std::vector<Row> &rows, const std::string &grouped_why) {
+  const Row *native = nullptr, *grouped = nullptr;
+  for (const Row &r : rows) {
+    if (r.backend == "native") native = &r;
+    if (r.backend == "vendor-grouped") grouped = &r;
+  }
+  std::string note;
+  if (native && grouped) note = "vendor-grouped/native " + num(grouped->ms / native->ms, "%.2fx", "-");
+  else if (!grouped_why.empty()) note = "no vendor-grouped: " + grouped_why;
+  std::replace(note.begin(), note.end(), ',', ';');  // one CSV field
+  for (Row &r : rows) r.notes = note;
+}
+
+// The floor of one API gemm call on this machine, the same on every backend's row of it
+// (--help says how). per_problem_upload: pointer arrays, or a run description per problem, must
+// go to the device; else only the per-group part is uploaded (evenly spaced pointers are not).
+struct Floor {
+  double ms = NAN, call_ms = NAN;
+};
 template <class T>
-void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, Out &out) {
-  const char *prec = traits<T>::name();
-  DevCase<T> c;
-  c.n = sizes;
-  const double elem = sizeof(T);
-  double fl = 0, total_bytes = 0;
+Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
+  // transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta
+  const double group_bytes = groups * (2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T));
+  const double host_bytes = problems * (3.0 * sizeof(T *) + sizeof(int)) + group_bytes;  // A, B, C, info
+  Floor f;
+  f.call_ms = gpu.call_floor(std::size_t(per_problem_upload ? host_bytes : group_bytes));
+  double host_ms = host_bytes / (gpu.host_read_gbps * 1e6);
+  if (per_problem_upload) host_ms += host_bytes / (gpu.h2d_gbps * 1e6);
+  f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
+  return f;
+}
+
+// Problems per size of a device call: --batch, or the size's share of --gb.
+std::vector<int> device_counts(const Options &o, const std::vector<int> &sizes, double elem) {
+  std::vector<int> count;
   for (int n : sizes) {
     long b = o.batch;
     if (b == 0) b = std::max(1L, long(o.gb * 1e9 / sizes.size() / bytes("gemm", n, elem)));
-    if (b > 0x7fffffffL) b = 0x7fffffffL;  // group_sizes are int
-    c.count.push_back(int(b));
-    fl += b * flops("gemm", n, traits<T>::complex);
-    total_bytes += b * bytes("gemm", n, elem);
+    count.push_back(int(std::min(b, 0x7fffffffL)));  // group_sizes are int
+  }
+  return count;
+}
+
+// --variable-sizes: --batch orders drawn uniformly from LO..HI, the same in every run.
+std::vector<int> variable_orders(const Options &o) {
+  std::mt19937_64 rng(4242);
+  std::uniform_int_distribution<int> pick(o.var_lo, o.var_hi);
+  std::vector<int> n(std::size_t(o.batch));
+  for (int &x : n) x = pick(rng);
+  return n;
+}
+
+// One device call: group g holds count[g] problems of order sizes[g] (--variable-sizes: one
+// group per problem).
+template <class T>
+void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, const std::vector<int> &count,
+                     Out &out) {
+  const char *prec = traits<T>::name();
+  const bool variable = o.var_hi > 0;
+  DevCase<T> c;
+  c.n = sizes, c.count = count;
+  const double elem = sizeof(T);
+  double fl = 0, total_bytes = 0;
+  for (std::size_t g = 0; g < sizes.size(); ++g) {
+    fl += count[g] * flops("gemm", sizes[g], traits<T>::complex);
+    total_bytes += count[g] * bytes("gemm", sizes[g], elem);
   }
   std::vector<std::string> backends = o.backends;
-  if (!o.backends_given) {
+  if (!o.backends_given && variable) backends = {"native", "vendor-grouped"};
+  else if (!o.backends_given) {
     backends = {"native", "vendor", "cublas-direct"};
     if (sizes.size() > 1) backends.push_back("vendor-grouped");
   }
   bool want_dptr = std::find(backends.begin(), backends.end(), "vendor-grouped") != backends.end() ||
                    (o.scatter && std::find(backends.begin(), backends.end(), "cublas-direct") != backends.end());
-  std::string label = std::string("gemm ") + prec + " n=" + join_sizes(sizes);
+  const std::string shape = variable ? std::to_string(o.var_lo) + ":" + std::to_string(o.var_hi) : join_sizes(sizes);
+  std::string label = std::string("gemm ") + prec + " n=" + shape;
   std::string why = c.setup(gpu, o.scatter, want_dptr);
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
@@ -1052,8 +1281,15 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
   std::vector<std::vector<Row>> done;
   for (bool one_per_group : groupings(o)) {
     c.set_groups(one_per_group);
+    const Floor floor = gemm_floor<T>(gpu, c.total, c.groups(), o.scatter || one_per_group || variable, total_bytes);
     std::vector<Row> mine;
+    std::string grouped_why;  // why vendor-grouped has no row
     for (const std::string &backend : backends) {
+      if (variable && backend == "vendor-grouped" && !cublas_grouped_typed<T>) {
+        grouped_why = "cuBLAS grouped gemm for r32 and r64 only (not " + std::string(prec) + ")";
+        std::fprintf(stderr, "%s vendor-grouped: left out, %s\n", label.c_str(), grouped_why.c_str());
+        continue;
+      }
       // Each backend is a callable on set s that returns "" or what went wrong.
       std::function<std::string(int)> call;
       bool api = backend == "native" || backend == "vendor" || backend == "auto";
@@ -1098,15 +1334,16 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s%s: skipped, %s\n", label.c_str(), backend.c_str(),
                      one_per_group ? " one-per-group" : "", why.c_str());
+        if (backend == "vendor-grouped") grouped_why = why;
         continue;
       }
       Row row;
       row.device = gpu.name, row.routine = "gemm", row.prec = prec, row.backend = backend;
-      row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
+      row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = shape;
       // cublas-direct stays one strided (or pointer-array) call per size: it has no groups.
       bool grouped_here = backend != "cublas-direct";
       row.batch = c.total, row.groups = grouped_here ? c.groups() : int(sizes.size()), row.tag = o.tag;
-      row.layout = o.scatter ? "scatter" : "strided", row.rot = c.rot, row.reps = int(t.size());
+      row.layout = o.scatter ? "scatter" : variable ? "variable" : "strided", row.rot = c.rot, row.reps = int(t.size());
       if (one_per_group && grouped_here) row.layout += "/one-per-group";
       row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
       row.max_ms = *std::max_element(t.begin(), t.end());
@@ -1114,6 +1351,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
       row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
       row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
+      row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
+      row.floor_ms = floor.ms, row.call_floor_ms = floor.call_ms;
       if (o.check) {
         row.error = c.check(gpu, call, why);
         if (!why.empty()) std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
@@ -1121,6 +1360,7 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       mine.push_back(row);
     }
     unsetenv("BLAS_BATCHED_BACKEND");
+    if (variable) note_grouped_ratio(mine, grouped_why);
     finish_case(mine, out);
     done.push_back(mine);
   }
@@ -1129,8 +1369,9 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
 
 template <class T>
 void run_device_prec(const Options &o, Gpu &gpu, Out &out) {
-  if (o.mixed) return run_device_case<T>(o, gpu, o.sizes, out);
-  for (int n : o.sizes) run_device_case<T>(o, gpu, {n}, out);
+  if (o.var_hi) return run_device_case<T>(o, gpu, variable_orders(o), std::vector<int>(std::size_t(o.batch), 1), out);
+  if (o.mixed) return run_device_case<T>(o, gpu, o.sizes, device_counts(o, o.sizes, sizeof(T)), out);
+  for (int n : o.sizes) run_device_case<T>(o, gpu, {n}, device_counts(o, {n}, sizeof(T)), out);
 }
 #endif  // BB_BENCH_CUDA
 
@@ -1180,6 +1421,8 @@ int run(int argc, char **argv) {
     } else {
       std::printf("device: %s, %d SMs, L2 %.1f MB, %.1f GiB; D2D copy bandwidth %.1f GB/s (read+write)\n",
                   gpu.name.c_str(), gpu.sms, gpu.l2 / 1e6, gpu.total_mem / 1073741824.0, gpu.copy_gbps);
+      std::printf("host: read bandwidth %.1f GB/s (%d OpenMP threads); pinned host-to-device copy %.1f GB/s\n",
+                  gpu.host_read_gbps, omp_get_max_threads(), gpu.h2d_gbps);
     }
   }
 #else
@@ -1188,6 +1431,8 @@ int run(int argc, char **argv) {
     return 1;
   }
 #endif
+  if (o.var_hi && !use_gpu)
+    throw Usage("--variable-sizes: device mode only, and gemm runs in host mode here (--device host, or no usable GPU)");
   // Backends that cannot run in a mode: skipped with a note, an error if none is left.
   bool any_host = std::any_of(o.routines.begin(), o.routines.end(),
                               [&](const std::string &r) { return !(use_gpu && r == "gemm"); });
@@ -1212,6 +1457,7 @@ int run(int argc, char **argv) {
   if (ho.reps == 0) ho.reps = 5;
   if (go.gb == 0) go.gb = 1.0;
   if (go.reps == 0) go.reps = 10;
+  if (go.var_hi && go.batch == 0) go.batch = 100000;
   ho.reps = std::max(1, ho.reps), go.reps = std::max(1, go.reps);
   double host_bw = NAN;
   for (const std::string &r : o.routines) {
@@ -1237,13 +1483,7 @@ int run(int argc, char **argv) {
     }
   }
 #if BB_BENCH_CUDA
-  if (use_gpu) {
-    blas_batched_set_cuda_stream(nullptr);  // back to the library's own stream before ours goes
-    CUBLAS_OK(cublasDestroy(gpu.blas));
-    CUDA_OK(cudaEventDestroy(gpu.e0));
-    CUDA_OK(cudaEventDestroy(gpu.e1));
-    CUDA_OK(cudaStreamDestroy(gpu.stream));
-  }
+  if (use_gpu) gpu.close();
 #endif
   if (out.csv) std::fclose(out.csv);
   return 0;

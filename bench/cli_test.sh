@@ -30,6 +30,10 @@ opts=$(grep -oE 'a == "-[-a-z]+"' "$src" | grep -oE '"-[-a-z]+"' | tr -d '"' | s
 for opt in $opts --help -h; do
   grep -qE -- "(^|[ ,])$opt([ ,]|$)" "$tmp/help" || fail "--help does not mention $opt"
 done
+# ... and the device rows' floor columns.
+for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
+  grep -qw -- "$col" "$tmp/help" || fail "--help does not describe the column $col"
+done
 
 # Bad command lines: exit 2 (--device gpu without a GPU: 1), one line on stderr, no row, no CSV.
 base=(--routine potrf --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
@@ -41,6 +45,13 @@ bad=(
   "--backend bogus" "--backend native,bogus" "--routine bogus" "--routine potrf,bogus" "--prec r99" "--prec ''"
   "--device bogus" "--backend cublas-direct" "--backend vendor-grouped,cublas-direct"
   "--groups 2" "--groups x" "--tag a,b"
+  # --variable-sizes LO:HI: the form, the range, and what it does not combine with (potrf: gemm only).
+  "--variable-sizes 5:2" "--variable-sizes x" "--variable-sizes 4" "--variable-sizes 2:" "--variable-sizes :8"
+  "--variable-sizes 0:4" "--variable-sizes 2:4:8" "--variable-sizes -2:4" "--variable-sizes ''" "--variable-sizes"
+  "--variable-sizes 2:4" "--routine gemm --variable-sizes 2:4 --sizes 8" "--routine gemm --variable-sizes 2:4 --mixed"
+  "--routine gemm --variable-sizes 2:4 --one-per-group" "--routine gemm --variable-sizes 2:4 --scatter"
+  "--routine gemm --variable-sizes 2:4 --gb 1" "--routine gemm --variable-sizes 2:4 --backend native,cublas-direct"
+  "--routine gemm --device host --variable-sizes 2:4"
 )
 # --device gpu without a GPU (whether or not the build has CUDA) is an error too.
 if ! nvidia-smi -L >/dev/null 2>&1; then bad+=("--routine gemm --device gpu"); fi
@@ -69,8 +80,12 @@ ok=(--routine potrf --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
 [ -n "$(field "$tmp/a.csv" 1 time_ms)" ] || fail "valid run: time_ms empty"
 [ "$(field "$tmp/a.csv" 1 groups)" = 1 ] || fail "valid run: groups != 1"
 ! grep -qi nan "$tmp/a.csv" "$tmp/out" || fail "valid run: 'nan' in the output"
-head -n1 "$tmp/a.csv" | grep -qx 'device,routine,prec,backend,m,n,k,batch,groups,sizes,time_ms,kernel_ms,gflops,gbps,pct_bw,kernel_pct_bw,vs_vendor,vs_cublas,vs_grouped,vs_reference,error,overhead,copy_gbps,min_ms,max_ms,reps,rot,layout,tag' ||
+head -n1 "$tmp/a.csv" | grep -qx 'device,routine,prec,backend,m,n,k,batch,groups,sizes,time_ms,kernel_ms,gflops,gbps,pct_bw,kernel_pct_bw,vs_vendor,vs_cublas,vs_grouped,vs_reference,error,overhead,copy_gbps,min_ms,max_ms,reps,rot,layout,tag,host_read_gbps,h2d_gbps,floor_ms,call_floor_ms,pct_floor,notes' ||
   fail "CSV header changed"
+# The floor columns are device-mode only: empty on host rows.
+for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
+  [ -z "$(field "$tmp/a.csv" 1 $col)" ] || fail "valid run: $col not empty on host"
+done
 
 # With --check: the reference row first (error empty), then native with an error.
 "$bench" "${ok[@]}" --check --csv "$tmp/b.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?

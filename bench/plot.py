@@ -4,7 +4,8 @@
 For each device x routine x precision: GFLOP/s against n and % of the copy bandwidth against n
 (two panels), one line per backend; dashed lines show the device-side (kernel_ms) figures where
 the CSV has them. Calls of several groups get a bar chart per routine; small-batch rows (host
-overhead case) are listed on stdout.
+overhead case), shuffled-pointer (scatter) and variable-size rows are listed on stdout, with the
+floor columns (floor_ms, pct_floor) where the CSV has them.
 
     python3 bench/plot.py bench/results/gemm-sweep-NVIDIA-H100-80GB-HBM3.csv [more.csv ...]
                           [--out DIR] [--overview-only]
@@ -53,8 +54,10 @@ def load(paths):
                 r["_file"] = p
                 for k in ("n", "batch", "groups"):
                     r[k] = int(float(r.get(k) or 0))
-                for k in ("time_ms", "kernel_ms", "gflops", "gbps", "pct_bw", "kernel_pct_bw", "vs_vendor", "error"):
-                    r[k] = num(r.get(k))
+                for k in ("time_ms", "kernel_ms", "gflops", "gbps", "pct_bw", "kernel_pct_bw", "vs_vendor", "error",
+                          "floor_ms", "pct_floor"):
+                    r[k] = num(r.get(k))  # missing in older CSVs: nan
+                r["notes"] = r.get("notes") or ""
                 r.setdefault("layout", "strided")
                 r["layout"] = r["layout"] or "strided"
                 r.setdefault("device", "host")
@@ -197,13 +200,25 @@ def main():
     small = [r for r in rows if r["groups"] == 1 and r["layout"] == "strided"
              and r["batch"] < sweep_batch.get((r["device"], r["routine"], r["prec"], r["n"]), 0)]
     if small:
-        print("small batches (whole call vs device-side time):")
+        print("small batches (whole call vs device-side time and the call's floor):")
         print(f"  {'device':28s} {'routine':7s} {'prec':5s} {'backend':14s} {'n':>4s} {'batch':>7s} "
-              f"{'time_ms':>9s} {'kernel_ms':>9s} {'ratio':>6s}")
+              f"{'time_ms':>9s} {'kernel_ms':>9s} {'ratio':>6s} {'floor_ms':>9s} {'%floor':>6s}")
         for r in small:
             ratio = r["time_ms"] / r["kernel_ms"] if r["kernel_ms"] > 0 else math.nan
             print(f"  {r['device']:28s} {r['routine']:7s} {r['prec']:5s} {r['backend']:14s} {r['n']:4d} "
-                  f"{r['batch']:7d} {r['time_ms']:9.4f} {r['kernel_ms']:9.4f} {ratio:6.2f}")
+                  f"{r['batch']:7d} {r['time_ms']:9.4f} {r['kernel_ms']:9.4f} {ratio:6.2f} "
+                  f"{r['floor_ms']:9.4f} {r['pct_floor']:6.1f}")
+    # Shuffled pointers and variable sizes: per-problem data crosses to the device; the floor says how
+    # close each call comes to what that costs.
+    special = [r for r in rows if r["layout"].split("/")[0] in ("scatter", "variable")]
+    if special:
+        print("scatter and variable-size calls (time against the floor):")
+        print(f"  {'device':28s} {'prec':5s} {'layout':9s} {'backend':14s} {'n':>6s} {'batch':>9s} "
+              f"{'time_ms':>9s} {'GB/s':>8s} {'floor_ms':>9s} {'%floor':>6s}  notes")
+        for r in special:
+            n = r["sizes"] if r["n"] == 0 else str(r["n"])
+            print(f"  {r['device']:28s} {r['prec']:5s} {r['layout']:9s} {r['backend']:14s} {n:>6s} {r['batch']:9d} "
+                  f"{r['time_ms']:9.4f} {r['gbps']:8.1f} {r['floor_ms']:9.4f} {r['pct_floor']:6.1f}  {r['notes']}")
     for p in written:
         print("wrote", p)
 

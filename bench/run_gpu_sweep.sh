@@ -24,12 +24,22 @@ run --routine gemm --prec c16 --sizes 2,4,8,16,24,32,64,128 --backend native,ven
 for p in r64 r32; do
   run --routine gemm --prec $p --sizes 8,16,32 --groups 3 --backend native,vendor,vendor-grouped
 done
-# Host overhead: 1000 problems of n = 4 (time_ms against kernel_ms).
+# Host overhead: 1000 problems of n = 4 (time_ms against kernel_ms, and against call_floor_ms:
+# one upload, one empty kernel, one synchronize).
 for p in r64 r32; do
   run --routine gemm --prec $p --sizes 4 --batch 1000 --backend native,vendor --reps 50
 done
-# Pointer arrays that are not evenly spaced: uploaded once per call.
-run --routine gemm --prec r64 --sizes 4,16,32 --scatter --backend native,vendor --tag scatter
+# Pointer arrays that are not evenly spaced (shuffled matrices): uploaded once per call, which
+# floor_ms counts; cublas-direct takes them as device pointer arrays uploaded beforehand.
+for p in r64 r32; do
+  run --routine gemm --prec $p --sizes 2,4,8,16,32,64,128,256 --scatter --backend native,vendor,cublas-direct \
+    --tag scatter
+done
+# Variable sizes: 100000 problems, each its own group, n uniform in 2..32, vs
+# cublas<t>gemmGroupedBatched with the same groups (notes: its time over native's).
+for p in r64 r32; do
+  run --routine gemm --prec $p --variable-sizes 2:32 --batch 100000
+done
 # One CSV header, all rows.
 awk 'NR == 1 || !/^device,/' "$csv.all" > "$csv" && rm -f "$csv.all"
 echo "wrote $csv"

@@ -49,11 +49,14 @@ if has profile; then
   # Where a call's time goes (BLAS_BATCHED_DEBUG=time: group checks and the device pass's
   # phases), for one large group and for one problem per group.
   bench=$build/bench/blas_batched_bench
-  for opts in "--sizes 4" "--sizes 16" "--sizes 8 --batch 100000 --one-per-group"; do
+  for opts in "--sizes 4" "--sizes 16" "--sizes 8 --batch 100000 --one-per-group" "--variable-sizes 2:32"; do
     echo "== r64 $opts"
-    BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec r64 $opts --device gpu --backend native --reps 3 2>&1 |
-      grep -E "group checks|device pass|^gemm|native" | tail -4
+    BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec r64 $opts --device gpu --backend native --reps 5 2>&1 |
+      grep -E "blas_batched: |^gemm|native" | tail -5
   done > "$out/profile-$gpu.log" 2>&1
+  # Residency answered by allocation ranges (not page by page): the driver's range query works.
+  echo "allocation range misses: $(BLAS_BATCHED_DEBUG=1 "$bench" --routine gemm --prec r64 --variable-sizes 2:32 \
+    --batch 20000 --device gpu --backend native --reps 1 2>&1 | grep -c 'no allocation range')" >> "$out/profile-$gpu.log"
   cat "$out/profile-$gpu.log"
 fi
 if has bench; then

@@ -63,13 +63,26 @@ class DeviceRun {
   DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend)
       : c_(c), groups_(groups), backend_(backend) {}
 
-  // Enqueues every device group (the host pass over their pointers included). No exception
-  // leaves it: host memory for plans can run out like any other (SPEC.md section 5: the device
-  // groups' info is then unspecified).
+  // Everything the device groups need from host memory and the CUDA runtime before anything is
+  // touched: sessions, group starts, chunk buffers. A failure here (ERR_ALLOC, ERR_DEVICE)
+  // leaves the whole call untouched; nothing after it allocates, except the staging of
+  // r128/c128 groups. No exception leaves it.
+  int prepare() {
+    try {
+      return prepare_devices();
+    } catch (const std::bad_alloc &) {
+      return BLAS_BATCHED_ERR_ALLOC;
+    }
+  }
+
+  // Enqueues every device group (the host pass over their pointers included).
   int start() {
     try {
-      return start_groups();
-    } catch (const std::bad_alloc &) {
+      if constexpr (A::supported)
+        for (DeviceWork &w : work_)
+          if (int st = run_device(w)) return st;
+      return 0;
+    } catch (const std::bad_alloc &) {  // r128/c128 staging (SPEC.md section 5)
       return BLAS_BATCHED_ERR_ALLOC;
     }
   }
@@ -78,17 +91,18 @@ class DeviceRun {
   int finish(double &device_ms) {
     int status = 0;
     device_ms = -1;
-    for (std::size_t i = 0; i < sessions_.size(); ++i) {
-      cuda::Session &s = *sessions_[i];
+    for (DeviceWork &w : work_) {
+      if (!w.session) continue;  // its allocation failed in prepare
+      cuda::Session &s = *w.session;
       double ms = -1;
       int st = s.finish(ms);
-      for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, returned_[i][slot], slot);
+      for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.returned[slot], slot);
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
     // Last in, first out: each session restores the device current before it, so the
     // caller ends on its own device.
-    while (!sessions_.empty()) sessions_.pop_back();
+    while (!work_.empty()) work_.pop_back();
     return status;
   }
 
@@ -97,24 +111,41 @@ class DeviceRun {
   int64_t failures() const { return failures_; }
 
  private:
-  int start_groups() {
+  struct DeviceWork;
+
+  int prepare_devices() {
     if constexpr (!A::supported) {
       return groups_.empty() ? 0 : BLAS_BATCHED_ERR_UNSUPPORTED;
     } else {
-      std::vector<int> mine;
       for (std::size_t i = 0; i < groups_.size(); ++i) {
         const int dev = groups_[i].ordinal;
         bool seen = false;
-        for (std::size_t j = 0; j < i && !seen; ++j) seen = groups_[j].ordinal == dev;
+        for (const DeviceWork &w : work_) seen = seen || w.ordinal == dev;
         if (seen) continue;
-        sessions_.push_back(std::make_unique<cuda::Session>(dev));
-        returned_.emplace_back();
-        cuda::Session &s = *sessions_.back();
-        if (s.status()) return s.status();
-        mine.clear();
+        work_.emplace_back();
+        DeviceWork &w = work_.back();
+        w.ordinal = dev;
+        w.session = std::make_unique<cuda::Session>(dev);
+        if (w.session->status()) return w.session->status();
         for (std::size_t j = i; j < groups_.size(); ++j)
-          if (groups_[j].ordinal == dev) mine.push_back(int(j));
-        if (int st = run_device(s, mine, returned_.back())) return st;
+          if (groups_[j].ordinal == dev) w.mine.push_back(int(j));
+        w.staged = !A::native || backend_ == Backend::reference;
+        if (w.staged) continue;
+        // Where each group starts among this device's problems: a chunk is a range of them,
+        // and its segments are the groups that range meets, found by search and filled in
+        // parallel (a call of one problem per group has as many segments as problems).
+        const int n = int(w.mine.size());
+        w.start.assign(std::size_t(n) + 1, 0);
+        for (int k = 0; k < n; ++k) w.start[k + 1] = w.start[k] + groups_[w.mine[k]].count;
+        // Sized here: nothing inside the thread team may allocate (an exception there would
+        // end the program).
+        const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
+        Chunk &ch = w.ch;
+        ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
+        w.team = w.start[n] >= kParallelProblems ? omp_get_max_threads() : 1;
+        ch.tally.assign(std::size_t(w.team) + 1, Tally{});
+        if constexpr (A::kNumericInfo)
+          for (Returned &r : w.returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
       }
       return 0;
     }
@@ -130,8 +161,10 @@ class DeviceRun {
   };
   using DeviceReturns = std::array<Returned, cuda::Session::kSlots>;
 
-  int run_device(cuda::Session &s, const std::vector<int> &mine, DeviceReturns &returned) {
-    if (!A::native || backend_ == Backend::reference) {
+  int run_device(DeviceWork &w) {
+    cuda::Session &s = *w.session;
+    const std::vector<int> &mine = w.mine;
+    if (w.staged) {
       for (int i : mine) {
         DeviceGroup &dg = groups_[i];
         dg.where = Where::cuda_staged;
@@ -140,25 +173,14 @@ class DeviceRun {
       return 0;
     }
     A::start_call();
-    const int n = int(mine.size());
     // Chunks of problems over the groups of this device, in call order, all in one thread
     // team: the threads meet at barriers between the steps of a chunk instead of being woken
     // for each (a wake-up costs tens of microseconds, a chunk's device work about as much).
-    // Where each group starts among this device's problems: a chunk is a range of them, and its
-    // segments are the groups that range meets, found by search and filled in parallel (a call
-    // of one problem per group has as many segments as problems).
-    std::vector<int64_t> start(std::size_t(n) + 1, 0);
-    for (int i = 0; i < n; ++i) start[i + 1] = start[i] + groups_[mine[i]].count;
-    const int64_t total = start[n];
-    // Sized here: nothing inside the thread team may allocate (an exception there would end
-    // the program).
-    Chunk ch;
-    const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
-    ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
-    const int team = total >= kParallelProblems ? omp_get_max_threads() : 1;
-    ch.tally.assign(std::size_t(team) + 1, Tally{});
-    if constexpr (A::kNumericInfo)
-      for (Returned &r : returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
+    const std::vector<int64_t> &start = w.start;
+    const int64_t total = start.back();
+    Chunk &ch = w.ch;
+    DeviceReturns &returned = w.returned;
+    const int team = w.team;
     int64_t pos = 0;   // the next chunk's first problem, among this device's
     int first_group = 0;  // the group (index into mine) that holds it
     int64_t limit = kFirstChunk;
@@ -539,8 +561,18 @@ class DeviceRun {
   const Call &c_;
   std::vector<DeviceGroup> &groups_;
   Backend backend_;
-  std::vector<std::unique_ptr<cuda::Session>> sessions_;
-  std::vector<DeviceReturns> returned_;  // per session
+  // One device's part of the call.
+  struct DeviceWork {
+    int ordinal = -1;
+    std::unique_ptr<cuda::Session> session;
+    std::vector<int> mine;       // its groups (indices into groups_), in call order
+    bool staged = false;         // through host memory (no GPU arithmetic, reference backend)
+    std::vector<int64_t> start;  // where each of them starts among the device's problems
+    Chunk ch;
+    int team = 1;
+    DeviceReturns returned;
+  };
+  std::vector<DeviceWork> work_;
   int64_t failures_ = 0;
 };
 

@@ -153,8 +153,10 @@ struct Adapter<GemmCall<T>> {
 
   // r128/c128 (no GPU arithmetic) and the reference backend: each problem's matrices come to
   // host memory, the host backend computes, and C goes back element-exact (padding between
-  // columns untouched). Correct but slow: a few copies per problem (SPEC.md section 5).
-  // Writes the group's info; returns a status and adds NULL-pointer problems to `failures`.
+  // columns untouched). Correct but slow: a few copies per problem (SPEC.md section 5). In
+  // batches of at most kStagedBytes of host memory, whatever the group's size. Writes the
+  // group's info; returns a status and adds NULL-pointer problems to `failures`.
+  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;  // MoreThan65535Problems spans two
   static int staged(cuda::Session &s, const GemmCall<T> &c, int g, int64_t offset, int64_t count, Backend backend,
                     int64_t &failures) {
     const bool an = c.A_trans[g] == BLAS_NoTrans, bn = c.B_trans[g] == BLAS_NoTrans;
@@ -162,15 +164,29 @@ struct Adapter<GemmCall<T>> {
     const std::size_t ea = extent(c.layout, an ? m : k, an ? k : m, c.A_ld[g]);
     const std::size_t eb = extent(c.layout, bn ? k : n, bn ? n : k, c.B_ld[g]);
     const std::size_t ec = extent(c.layout, m, n, c.C_ld[g]);
+    const std::size_t per = std::max<std::size_t>((ea + eb + ec) * sizeof(T), 1);
+    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    std::vector<T> buf(std::size_t(batch) * (ea + eb + ec));
+    std::vector<T *> Ah(batch), Bh(batch), Ch(batch);
+    for (int64_t done = 0; done < count; done += batch)
+      if (int st = staged_batch(s, c, g, offset + done, std::min(batch, count - done), backend, failures, buf.data(),
+                                Ah.data(), Bh.data(), Ch.data(), ea, eb, ec))
+        return st;
+    return s.status();
+  }
+
+ private:
+  static int staged_batch(cuda::Session &s, const GemmCall<T> &c, int g, int64_t offset, int64_t count,
+                          Backend backend, int64_t &failures, T *buf, T **Ah, T **Bh, T **Ch, std::size_t ea,
+                          std::size_t eb, std::size_t ec) {
+    const int m = c.m[g], n = c.n[g], k = c.k[g];
     const bool read_ab = !(c.alpha[g] == T(0)) && k > 0, read_c = !(c.beta[g] == T(0));
-    std::vector<T> buf(std::size_t(count) * (ea + eb + ec));
-    std::vector<T *> Ah(count), Bh(count), Ch(count);
     for (int64_t i = 0; i < count; ++i) {
       const int64_t p = offset + i;
       const int err = c.problem_error(g, p);
       if (c.info) c.info[p] = err;
       failures += err != 0;
-      Ah[i] = buf.data() + i * (ea + eb + ec), Bh[i] = Ah[i] + ea, Ch[i] = Bh[i] + eb;
+      Ah[i] = buf + i * (ea + eb + ec), Bh[i] = Ah[i] + ea, Ch[i] = Bh[i] + eb;
       if (err) {  // skipped: the host pass sees the same NULL and leaves it alone
         Ah[i] = c.A[p] ? Ah[i] : nullptr, Bh[i] = c.B[p] ? Bh[i] : nullptr, Ch[i] = c.C[p] ? Ch[i] : nullptr;
         continue;
@@ -185,7 +201,7 @@ struct Adapter<GemmCall<T>> {
     h.group_count = 1, h.group_sizes = &one_group, h.info = nullptr;
     h.A_trans += g, h.B_trans += g, h.m += g, h.n += g, h.k += g, h.alpha += g, h.beta += g;
     h.A_ld += g, h.B_ld += g, h.C_ld += g;
-    h.A = Ah.data(), h.B = Bh.data(), h.C = Ch.data();
+    h.A = Ah, h.B = Bh, h.C = Ch;
     const Where where = host_choice<T>(backend, Routine::gemm, c.order(g));
     const int64_t first[2] = {0, count};
     const GroupRecord group{0, where};
@@ -203,10 +219,10 @@ struct Adapter<GemmCall<T>> {
                           col ? n : m))
         return s.status();
     }
-    return s.status();
+    // The next batch reuses the buffers: its downloads must wait for these uploads.
+    return s.sync();
   }
 
- private:
   // Elements from the first to the last element of a stored rows x cols matrix.
   static std::size_t extent(BLAS_Layout layout, int rows, int cols, int ld) {
     if (rows == 0 || cols == 0) return 0;

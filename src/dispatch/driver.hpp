@@ -121,6 +121,10 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   // Device work is queued first (the host pass over device groups' pointers is part of it),
   // so host groups run while the GPU works. Then one pass over the host problems.
   device::DeviceRun<T, Call> device(c, device_groups, backend);
+  if (int st = device.prepare()) {  // nothing touched yet
+    device.finish(rec.device_ms);
+    return rec.result = st;
+  }
   const double t_start = t_plan > 0 ? omp_get_wtime() : 0;
   int device_status = device.start();
   const double t_host = t_plan > 0 ? omp_get_wtime() : 0;

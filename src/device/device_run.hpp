@@ -96,13 +96,16 @@ class DeviceRun {
       cuda::Session &s = *w.session;
       double ms = -1;
       int st = s.finish(ms);
-      for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.returned[slot], slot);
+      for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.b->returned[slot], slot);
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
     // Last in, first out: each session restores the device current before it, so the
     // caller ends on its own device.
-    while (!work_.empty()) work_.pop_back();
+    while (!work_.empty()) {
+      if (work_.back().b) buffer_pool().push_back(std::move(work_.back().b));  // capacity reserved
+      work_.pop_back();
+    }
     return status;
   }
 
@@ -125,27 +128,39 @@ class DeviceRun {
         work_.emplace_back();
         DeviceWork &w = work_.back();
         w.ordinal = dev;
+        auto &pool = buffer_pool();
+        pool.reserve(work_.size());  // finish() gives the buffers back without allocating
+        if (pool.empty()) {
+          w.b = std::make_unique<Buffers>();
+        } else {
+          w.b = std::move(pool.back());
+          pool.pop_back();
+        }
+        w.b->mine.clear();
         w.session = std::make_unique<cuda::Session>(dev);
         if (w.session->status()) return w.session->status();
         for (std::size_t j = i; j < groups_.size(); ++j)
-          if (groups_[j].ordinal == dev) w.mine.push_back(int(j));
+          if (groups_[j].ordinal == dev) w.b->mine.push_back(int(j));
         w.staged = !A::native || backend_ == Backend::reference;
         if (w.staged) continue;
         // Where each group starts among this device's problems: a chunk is a range of them,
         // and its segments are the groups that range meets, found by search and filled in
         // parallel (a call of one problem per group has as many segments as problems).
-        const int n = int(w.mine.size());
-        w.start.assign(std::size_t(n) + 1, 0);
-        for (int k = 0; k < n; ++k) w.start[k + 1] = w.start[k] + groups_[w.mine[k]].count;
+        const int n = int(w.b->mine.size());
+        std::vector<int64_t> &start = w.b->start;
+        start.assign(std::size_t(n) + 1, 0);
+        for (int k = 0; k < n; ++k) start[k + 1] = start[k] + groups_[w.b->mine[k]].count;
         // Sized here: nothing inside the thread team may allocate (an exception there would
         // end the program).
         const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
-        Chunk &ch = w.ch;
+        Chunk &ch = w.b->ch;
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
-        w.team = w.start[n] >= kParallelProblems ? omp_get_max_threads() : 1;
+        w.team = start[n] >= kParallelProblems ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
-        if constexpr (A::kNumericInfo)
-          for (Returned &r : w.returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
+        for (Returned &r : w.b->returned) {
+          r.pending = false;
+          if constexpr (A::kNumericInfo) r.starts.reserve(most + 1), r.firsts.reserve(most);
+        }
       }
       return 0;
     }
@@ -163,7 +178,7 @@ class DeviceRun {
 
   int run_device(DeviceWork &w) {
     cuda::Session &s = *w.session;
-    const std::vector<int> &mine = w.mine;
+    const std::vector<int> &mine = w.b->mine;
     if (w.staged) {
       for (int i : mine) {
         DeviceGroup &dg = groups_[i];
@@ -176,10 +191,10 @@ class DeviceRun {
     // Chunks of problems over the groups of this device, in call order, all in one thread
     // team: the threads meet at barriers between the steps of a chunk instead of being woken
     // for each (a wake-up costs tens of microseconds, a chunk's device work about as much).
-    const std::vector<int64_t> &start = w.start;
+    const std::vector<int64_t> &start = w.b->start;
     const int64_t total = start.back();
-    Chunk &ch = w.ch;
-    DeviceReturns &returned = w.returned;
+    Chunk &ch = w.b->ch;
+    DeviceReturns &returned = w.b->returned;
     const int team = w.team;
     int64_t pos = 0;   // the next chunk's first problem, among this device's
     int first_group = 0;  // the group (index into mine) that holds it
@@ -561,16 +576,25 @@ class DeviceRun {
   const Call &c_;
   std::vector<DeviceGroup> &groups_;
   Backend backend_;
+  // A device's host buffers. Kept per thread between calls: large allocations are fresh
+  // pages each time, and faulting in a few MB per call costs more than a chunk's work.
+  struct Buffers {
+    std::vector<int> mine;       // the device's groups (indices into groups_), in call order
+    std::vector<int64_t> start;  // where each of them starts among the device's problems
+    Chunk ch;
+    DeviceReturns returned;
+  };
+  static std::vector<std::unique_ptr<Buffers>> &buffer_pool() {
+    thread_local std::vector<std::unique_ptr<Buffers>> pool;
+    return pool;
+  }
   // One device's part of the call.
   struct DeviceWork {
     int ordinal = -1;
     std::unique_ptr<cuda::Session> session;
-    std::vector<int> mine;       // its groups (indices into groups_), in call order
-    bool staged = false;         // through host memory (no GPU arithmetic, reference backend)
-    std::vector<int64_t> start;  // where each of them starts among the device's problems
-    Chunk ch;
+    std::unique_ptr<Buffers> b;
+    bool staged = false;  // through host memory (no GPU arithmetic, reference backend)
     int team = 1;
-    DeviceReturns returned;
   };
   std::vector<DeviceWork> work_;
   int64_t failures_ = 0;

@@ -23,6 +23,11 @@ class ResidencyCache {
     if (c.call_ != call) c.reset(call);
     return c;
   }
+  // Runtime queries made (cache misses), for BLAS_BATCHED_DEBUG=time.
+  static std::atomic<long> &queries() {
+    static std::atomic<long> n{0};
+    return n;
+  }
   static uint64_t next_call() {
     static std::atomic<uint64_t> n{0};
     return ++n;
@@ -35,6 +40,7 @@ class ResidencyCache {
       if (r.hi && a >= r.lo && a < r.hi) return out = r, 0;
     Page &pg = pages_[(a >> 12) % kPages];
     if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
+    queries().fetch_add(1, std::memory_order_relaxed);
     if (int st = cuda::query_pointer(p, out)) return st;
     if (out.hi) {  // an allocation CUDA knows: remember its whole range
       ranges_[next_range_] = out;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
-# $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile
+# $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -58,6 +58,30 @@ if has profile; then
   echo "allocation range misses: $(BLAS_BATCHED_DEBUG=1 "$bench" --routine gemm --prec r64 --variable-sizes 2:32 \
     --batch 20000 --device gpu --backend native --reps 1 2>&1 | grep -c 'no allocation range')" >> "$out/profile-$gpu.log"
   cat "$out/profile-$gpu.log"
+fi
+if has kernels; then
+  # Kernel time alone (ncu, the sum of the library's gemm kernels over one warm-up and one timed
+  # call, halved), against the matrix bytes of a call: the kernel level, apart from the host pass.
+  bench=$build/bench/blas_batched_bench
+  for p in r64 r32; do
+    for n in 4 8 16 32; do
+      ncu --csv --metrics gpu__time_duration.sum -k regex:'gemm_(flat|tiles)' "$bench" --routine gemm --prec $p \
+        --sizes $n --device gpu --backend native --reps 1 > "$out/ncu-$p-$n.csv" 2> /dev/null
+      python3 - "$out/ncu-$p-$n.csv" $p $n <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10 and r[-3] == 'gpu__time_duration.sum']
+ns = sum(float(r[-1].replace(',', '')) * (1e3 if r[-2] == 'usecond' else 1e6 if r[-2] == 'msecond' else 1) for r in rows)
+p, n = sys.argv[2], int(sys.argv[3])
+elem = 8 if p == 'r64' else 4
+calls = 2
+ms = ns / calls / 1e6
+problems = int(1e9) // (4 * n * n * elem)  # the bench's default: 1 GB of traffic per call
+gb = 4 * problems * n * n * elem / 1e9       # A, B read, C read and written
+print(f"kernels {p} n={n}: {len(rows)} launches, {ms:.3f} ms per call, {gb / ms:.0f} GB/s of matrix traffic")
+PY
+    done
+  done > "$out/kernels-$gpu.log" 2>&1
+  cat "$out/kernels-$gpu.log"
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

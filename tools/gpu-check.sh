@@ -74,10 +74,10 @@ ns = sum(float(r[-1].replace(',', '')) * (1e3 if r[-2] == 'usecond' else 1e6 if 
 p, n = sys.argv[2], int(sys.argv[3])
 elem = 8 if p == 'r64' else 4
 calls = 2
-ms = ns / calls / 1e6
+ms = ns / calls / 1e6 if rows else 0
 problems = int(1e9) // (4 * n * n * elem)  # the bench's default: 1 GB of traffic per call
 gb = 4 * problems * n * n * elem / 1e9       # A, B read, C read and written
-print(f"kernels {p} n={n}: {len(rows)} launches, {ms:.3f} ms per call, {gb / ms:.0f} GB/s of matrix traffic")
+print(f"kernels {p} n={n}: {len(rows)} launches, {ms:.3f} ms per call, {gb / ms * 1e3:.0f} GB/s of matrix traffic" if rows else f"kernels {p} n={n}: none of the library (cuBLAS runs it)")
 PY
     done
   done > "$out/kernels-$gpu.log" 2>&1

@@ -107,6 +107,7 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
     std::vector<bb::device::DeviceGroup> groups;
     for (int g = 0; g < G; ++g) groups.push_back({g, first[g], sizes[g], device});
     bb::device::DeviceRun<double, bb::GemmCall<double>, ProbeAdapter> run(call, groups, bb::Backend::native);
+    ASSERT_EQ(run.prepare(), 0);
     ASSERT_EQ(run.start(), 0);
     double ms = 0;
     ASSERT_EQ(run.finish(ms), 0);

@@ -9,6 +9,7 @@ namespace {
 
 struct Launch {
   const ProbeRun *table;
+  const int32_t *block_first;
   ProbeRun inline_runs[kProbeInline];
   int count;
   int64_t units;
@@ -18,6 +19,11 @@ __global__ void probe_kernel(Launch L) {
   for (int64_t u = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; u < L.units; u += int64_t(gridDim.x) * blockDim.x) {
     const ProbeRun *runs = L.table ? L.table : L.inline_runs;
     int lo = 0, hi = L.count - 1;  // the last run with unit_begin <= u
+    if (L.block_first) {          // between this block's first run and the next block's
+      const int64_t b = u / kProbeThreads;
+      lo = L.block_first[b];
+      if ((b + 1) * kProbeThreads < L.units) hi = L.block_first[b + 1];
+    }
     while (lo < hi) {
       const int mid = (lo + hi + 1) / 2;
       if (runs[mid].unit_begin <= u) lo = mid;
@@ -39,15 +45,16 @@ __global__ void probe_kernel(Launch L) {
 
 }  // namespace
 
-int probe_launch(bb::cuda::Session &s, const ProbeRun *host, const ProbeRun *device, int count, int64_t units) {
+int probe_launch(bb::cuda::Session &s, const ProbeRun *host, const ProbeRun *device, const int32_t *block_first,
+                 int count, int64_t units) {
   if (s.status() || !units) return s.status();
   Launch L{};
-  L.table = device, L.count = count, L.units = units;
+  L.table = device, L.block_first = device ? block_first : nullptr, L.count = count, L.units = units;
   if (!device) std::copy(host, host + count, L.inline_runs);
-  const unsigned grid = unsigned(std::min<int64_t>((units + 255) / 256, 4096));
+  const unsigned grid = unsigned(std::min<int64_t>((units + kProbeThreads - 1) / kProbeThreads, 4096));
   s.started();
   s.clear_stale_error();
-  probe_kernel<<<grid, 256, 0, static_cast<cudaStream_t>(s.stream())>>>(L);
+  probe_kernel<<<grid, kProbeThreads, 0, static_cast<cudaStream_t>(s.stream())>>>(L);
   return s.check_launch();
 }
 

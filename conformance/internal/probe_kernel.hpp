@@ -14,8 +14,10 @@ struct ProbeRun {
   bb::cuda::DevOperand C;  // r64 matrices
   int *codes = nullptr;    // the run's info codes on the device
 };
-constexpr int kProbeInline = 4;
-// One launch over `count` runs (host table when count <= kProbeInline, else device table).
-int probe_launch(bb::cuda::Session &s, const ProbeRun *host, const ProbeRun *device, int count, int64_t units);
+constexpr int kProbeInline = 4, kProbeThreads = 256;
+// One launch over `count` runs (host table when count <= kProbeInline, else device table with
+// the driver's first run of each block of kProbeThreads units, as the gemm kernels use it).
+int probe_launch(bb::cuda::Session &s, const ProbeRun *host, const ProbeRun *device, const int32_t *block_first,
+                 int count, int64_t units);
 
 }  // namespace probe

@@ -31,27 +31,30 @@ struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
   }
   static int plan_config(const Group &, const bb::device::Segment &, const Run &) { return 0; }
   static int64_t units(const Run &r, int) { return r.problems; }
-  static int units_per_block(int) { return 256; }
-  static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, const int32_t *, int count,
-                    int64_t units) {
-    return probe::probe_launch(s, host, device, count, units);
+  static int units_per_block(int) { return probe::kProbeThreads; }
+  static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, const int32_t *block_first,
+                    int count, int64_t units) {
+    return probe::probe_launch(s, host, device, block_first, count, units);
   }
   static int vendor(bb::cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }
 };
 
 class DeviceLayer : public conf::gpu::GpuTest {};
 
-// Groups of 2 x 2 problems: single problems, evenly spaced runs, shuffled pointers (array
-// form, with NULL pointers), thousands of one-problem groups, across chunks of growing size;
-// some chunks with more failures than the first copy brings back.
+// Groups of 2 x 2 problems, in this order: one where every problem fails (the first chunk
+// holds more failures than come back with it, and its slot is reused while the call runs),
+// one-problem groups (more than fit the segment limit of a chunk in the full run), a single
+// problem, an evenly spaced group, shuffled pointers (array form) with NULL pointers; chunks
+// of growing size, every phase on the thread team (the reduced run too).
 TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
   const bool small = conf::gpu::reduced();
-  std::vector<int> sizes = {1, 3, small ? 3000 : 40000, small ? 5000 : 100000};
-  const int singles = small ? 300 : 5000;
-  for (int i = 0; i < singles; ++i) sizes.push_back(1);
-  sizes.push_back(small ? 2000 : 20000);  // every problem fails
+  std::vector<int> sizes = {small ? 2000 : 20000};
+  for (int i = 0; i < 40000; ++i) sizes.push_back(1);
+  const int shuffled = int(sizes.size()) + 2;
+  sizes.push_back(1), sizes.push_back(small ? 3000 : 40000), sizes.push_back(small ? 8000 : 100000);
   const int G = int(sizes.size());
   const int64_t P = std::accumulate(sizes.begin(), sizes.end(), int64_t(0));
+  ASSERT_GT(P, 3 * bb::device::kFirstChunk) << "at least three chunks: the first slot is reused";
   std::vector<int64_t> first(G + 1, 0);
   for (int g = 0; g < G; ++g) first[g + 1] = first[g] + sizes[g];
 
@@ -61,7 +64,7 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
   std::vector<int> expect(P, 0);
   for (int64_t p = 0; p < P; ++p) {
     for (int e = 0; e < 4; ++e) host_c[p * 4 + e] = small_value(rng);
-    const bool all_fail = p >= first[G - 1] || (p >= first[1] && p < first[2]);
+    const bool all_fail = p < first[1];
     if (all_fail || rng() % 50 == 0) {
       expect[p] = 1 + int(rng() % 500);
       host_c[p * 4] = expect[p];
@@ -74,17 +77,20 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
 
   std::vector<double *> A(P, abdev), B(P, abdev), C(P);
   for (int64_t p = 0; p < P; ++p) C[p] = cdev + p * 4;
-  // Group 3: its problems' matrices in shuffled order, and a few NULL pointers.
-  std::shuffle(C.begin() + first[3], C.begin() + first[4], rng);
+  // The last group: its problems' matrices in shuffled order, and a few NULL pointers.
+  std::shuffle(C.begin() + first[shuffled], C.begin() + first[shuffled + 1], rng);
   {  // a problem's code is its matrix's
     std::vector<int> by_matrix = expect;
     for (int64_t p = 0; p < P; ++p) expect[p] = by_matrix[(C[p] - cdev) / 4];
   }
   for (int i = 0; i < 20; ++i) {
-    const int64_t p = first[3] + int64_t(rng() % uint64_t(sizes[3]));
+    int64_t p;
+    do p = first[shuffled] + int64_t(rng() % uint64_t(sizes[shuffled]));
+    while (!A[p] || !C[p]);  // distinct problems: A's NULL would be reported before C's
     if (i % 2) C[p] = nullptr, expect[p] = -13;
-    else if (C[p]) A[p] = nullptr, expect[p] = -8;
+    else A[p] = nullptr, expect[p] = -8;
   }
+
 
   std::vector<BLAS_Op> ops(G, BLAS_NoTrans);
   std::vector<int> two(G, 2);

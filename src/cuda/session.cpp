@@ -202,6 +202,11 @@ Session::Session(int ordinal) : ordinal_(ordinal) {
   }
 }
 
+int Session::activate() {
+  if (status_) return status_;
+  return CHECK(cudaSetDevice(ordinal_));
+}
+
 void Session::started() {
   if (started_ || status_) return;
   started_ = true;

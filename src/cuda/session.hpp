@@ -68,6 +68,9 @@ class Session {
                     std::size_t rows);
 
   int sync();
+  // Makes this session's device current on the calling thread: a call over several devices
+  // prepares every session first, then works on each in turn.
+  int activate();
   void started();        // before the first operation enqueued: starts the device timer
   void *stream() const;  // cudaStream_t: the thread's own, or the one the caller set
   void *cublas();        // cublasHandle_t bound to stream(); nullptr on failure

@@ -38,6 +38,9 @@ constexpr int64_t kFirstChunk = 16384, kChunkProblems = 262144;
 constexpr int64_t kChunkSegments = 16384;
 // Info list entries that come back with every chunk; more (many failures) cost one more copy.
 constexpr int64_t kInfoCopied = 1024;
+// A thread keeps its device pass's host buffers between calls for up to this many device
+// groups per call (about 12 MB); larger calls free theirs.
+constexpr std::size_t kKeptGroups = 262144;
 // Below this many problems a pass stays on the calling thread.
 constexpr int64_t kParallelProblems = 16384;
 
@@ -68,6 +71,7 @@ class DeviceRun {
   // leaves the whole call untouched; nothing after it allocates, except the staging of
   // r128/c128 groups. No exception leaves it.
   int prepare() {
+    prepared_ = true;
     try {
       return prepare_devices();
     } catch (const std::bad_alloc &) {
@@ -77,6 +81,8 @@ class DeviceRun {
 
   // Enqueues every device group (the host pass over their pointers included).
   int start() {
+    if (!prepared_)
+      if (int st = prepare()) return st;
     try {
       if constexpr (A::supported)
         for (DeviceWork &w : work_)
@@ -96,6 +102,7 @@ class DeviceRun {
       cuda::Session &s = *w.session;
       double ms = -1;
       int st = s.finish(ms);
+      if (!st) st = s.activate();  // the slots' memory is on this device
       for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.b->returned[slot], slot);
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
@@ -103,7 +110,11 @@ class DeviceRun {
     // Last in, first out: each session restores the device current before it, so the
     // caller ends on its own device.
     while (!work_.empty()) {
-      if (work_.back().b) buffer_pool().push_back(std::move(work_.back().b));  // capacity reserved
+      if (Buffers *b = work_.back().b.get()) {
+        for (Returned &r : b->returned) r.pending = false;  // lists of a failed call stay unread
+        // Kept for the next call unless a huge call made them large (memory held per thread).
+        if (b->mine.capacity() <= kKeptGroups) buffer_pool().push_back(std::move(work_.back().b));  // capacity reserved
+      }
       work_.pop_back();
     }
     return status;
@@ -137,6 +148,7 @@ class DeviceRun {
           pool.pop_back();
         }
         w.b->mine.clear();
+        for (Returned &r : w.b->returned) r.pending = false;
         w.session = std::make_unique<cuda::Session>(dev);
         if (w.session->status()) return w.session->status();
         for (std::size_t j = i; j < groups_.size(); ++j)
@@ -157,10 +169,8 @@ class DeviceRun {
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
         w.team = start[n] >= kParallelProblems ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
-        for (Returned &r : w.b->returned) {
-          r.pending = false;
-          if constexpr (A::kNumericInfo) r.starts.reserve(most + 1), r.firsts.reserve(most);
-        }
+        if constexpr (A::kNumericInfo)
+          for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
       }
       return 0;
     }
@@ -178,6 +188,7 @@ class DeviceRun {
 
   int run_device(DeviceWork &w) {
     cuda::Session &s = *w.session;
+    if (s.activate()) return s.status();
     const std::vector<int> &mine = w.b->mine;
     if (w.staged) {
       for (int i : mine) {
@@ -597,6 +608,7 @@ class DeviceRun {
     int team = 1;
   };
   std::vector<DeviceWork> work_;
+  bool prepared_ = false;
   int64_t failures_ = 0;
 };
 

@@ -125,6 +125,7 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   device::DeviceRun<T, Call> device(c, device_groups, backend);
   if (int st = device.prepare()) {  // nothing touched yet
     device.finish(rec.device_ms);
+    if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
     return rec.result = st;
   }
   const double t_start = t_plan > 0 ? omp_get_wtime() : 0;
@@ -142,6 +143,7 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   if (!device_status) device_status = finished;
   failures += device.failures();
   for (const device::DeviceGroup &d : device_groups) groups[d.group].where = d.where;
+  if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;
   rec.result = failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()

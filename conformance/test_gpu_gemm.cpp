@@ -852,6 +852,57 @@ void user_stream_case() {
   }
 }
 
+// Strided batches on device data (SPEC.md section 9.1): the same bits as the group API on a
+// copy of the same device memory, gaps between problems untouched; A shared (stride 0).
+template <class T>
+void strided_device_case(int n, int count, bool shared_a) {
+  const int64_t stride = int64_t(n) * n + 3;  // a gap after each matrix
+  const std::size_t elems = std::size_t(stride) * count;
+  std::vector<T> a(elems), b(elems), c(elems);
+  for (auto *v : {&a, &b, &c})
+    for (T &x : *v) x = random_value<T>();
+  gpu::Buffer da(gpu::Mem::device, elems * sizeof(T)), db(gpu::Mem::device, elems * sizeof(T)),
+      dc(gpu::Mem::device, elems * sizeof(T)), dc2(gpu::Mem::device, elems * sizeof(T));
+  da.write(0, a.data(), elems * sizeof(T)), db.write(0, b.data(), elems * sizeof(T));
+  dc.write(0, c.data(), elems * sizeof(T)), dc2.write(0, c.data(), elems * sizeof(T));
+  T *A = reinterpret_cast<T *>(da.get()), *B = reinterpret_cast<T *>(db.get());
+  const T alpha = random_value<T>(), beta = random_value<T>();
+  const int64_t sa = shared_a ? 0 : stride;
+  std::vector<int> info_s(count, 777), info_g(count, 777);
+  const int rs = Api<T>::gemm_strided(BLAS_ColMajor, BLAS_NoTrans, BLAS_Trans, n, n, n, &alpha, A, n, sa, B, n, stride,
+                                      &beta, reinterpret_cast<T *>(dc.get()), n, stride, count, info_s.data());
+  EXPECT_NO_CUDA_ERROR();
+  std::vector<T *> pa(count), pb(count), pc(count);
+  for (int p = 0; p < count; ++p)
+    pa[p] = A + p * sa, pb[p] = B + p * stride, pc[p] = reinterpret_cast<T *>(dc2.get()) + p * stride;
+  const BLAS_Op nn = BLAS_NoTrans, tt = BLAS_Trans;
+  const int rg = Api<T>::gemm(BLAS_ColMajor, &nn, &tt, &n, &n, &n, &alpha, pa.data(), &n, pb.data(), &n, &beta,
+                              pc.data(), &n, 1, &count, info_g.data());
+  EXPECT_EQ(rs, 0);
+  EXPECT_EQ(rg, 0);
+  EXPECT_EQ(info_s, info_g);
+  std::vector<T> out_s(elems), out_g(elems);
+  dc.read(0, out_s.data(), elems * sizeof(T)), dc2.read(0, out_g.data(), elems * sizeof(T));
+  EXPECT_EQ(std::memcmp(out_s.data(), out_g.data(), elems * sizeof(T)), 0) << "n " << n;
+  for (int p = 0; p < count; ++p)
+    for (int64_t e = int64_t(n) * n; e < stride; ++e)
+      if (!same_bits(out_s[p * stride + e], c[p * stride + e])) {
+        ADD_FAILURE() << "gap after problem " << p << " changed";
+        return;
+      }
+  count_checked("strided gemm on device data", count);
+}
+
+TEST_F(GpuGemmMisc, StridedBatchOnDeviceData) {
+  const int count = gpu::reduced() ? 50 : 3000;
+  for (int n : {2, 5, 16, 33}) {
+    strided_device_case<double>(n, count, false);
+    strided_device_case<float>(n, count, true);
+    strided_device_case<bb::complex<float>>(n, count, false);
+    strided_device_case<bb::half>(n, count, false);
+  }
+}
+
 TEST_F(GpuGemmMisc, UserStreamOrdersTheCall) {
   user_stream_case<float>();
   user_stream_case<bb::complex<double>>();

@@ -10,6 +10,7 @@
 #ifndef BLAS_BATCHED_H
 #define BLAS_BATCHED_H
 
+#include <stdint.h>
 #ifdef __cplusplus
 #include <complex>
 #endif
@@ -124,6 +125,47 @@ BLAS_BATCHED_DECLARE(c128, blas_c128_t)
 #undef BLAS_BATCHED_DECLARE
 
 /* ---- extensions (not part of the proposal) -------------------------------------- */
+/* Strided batches (SPEC.md section 9.1): one group of batch_count problems; problem p uses
+ * A + p * A_stride (elements), ipiv + p * ipiv_stride, ... Same semantics, info codes and
+ * return values as the group API with one group; -k numbers the argument's position in these
+ * signatures. Strides are >= 0; 0 is allowed for an operand that is only read; an output
+ * whose problems would overlap (stride below its extent) is an invalid argument. */
+#define BLAS_BATCHED_DECLARE_STRIDED(p, T)                                                         \
+  int BLAS_gemm_batched_strided_##p(BLAS_Layout layout, BLAS_Op A_trans, BLAS_Op B_trans, int m,  \
+                                    int n, int k, const T *alpha, const T *A, int A_ld,          \
+                                    int64_t A_stride, const T *B, int B_ld, int64_t B_stride,    \
+                                    const T *beta, T *C, int C_ld, int64_t C_stride,             \
+                                    int batch_count, int *info);                                 \
+  int BLAS_trsm_batched_strided_##p(BLAS_Layout layout, BLAS_Side side, BLAS_Uplo uplo,           \
+                                    BLAS_Op A_trans, BLAS_Diag diag, int m, int n, const T *alpha, \
+                                    const T *A, int A_ld, int64_t A_stride, T *B, int B_ld,      \
+                                    int64_t B_stride, int batch_count, int *info);               \
+  int BLAS_trmm_batched_strided_##p(BLAS_Layout layout, BLAS_Side side, BLAS_Uplo uplo,           \
+                                    BLAS_Op A_trans, BLAS_Diag diag, int m, int n, const T *alpha, \
+                                    const T *A, int A_ld, int64_t A_stride, T *B, int B_ld,      \
+                                    int64_t B_stride, int batch_count, int *info);               \
+  int BLAS_getrf_batched_strided_##p(BLAS_Layout layout, int m, int n, T *A, int A_ld,            \
+                                     int64_t A_stride, int *ipiv, int64_t ipiv_stride,           \
+                                     int batch_count, int *info);                                \
+  int BLAS_getri_batched_strided_##p(BLAS_Layout layout, int n, T *A, int A_ld, int64_t A_stride, \
+                                     const int *ipiv, int64_t ipiv_stride, int batch_count,      \
+                                     int *info);                                                 \
+  int BLAS_potrf_batched_strided_##p(BLAS_Layout layout, BLAS_Uplo uplo, int n, T *A, int A_ld,   \
+                                     int64_t A_stride, int batch_count, int *info);              \
+  int BLAS_geqrf_batched_strided_##p(BLAS_Layout layout, int m, int n, T *A, int A_ld,            \
+                                     int64_t A_stride, T *tau, int64_t tau_stride,               \
+                                     int batch_count, int *info);
+
+BLAS_BATCHED_DECLARE_STRIDED(r16, blas_r16_t)
+BLAS_BATCHED_DECLARE_STRIDED(c16, blas_c16_t)
+BLAS_BATCHED_DECLARE_STRIDED(r32, blas_r32_t)
+BLAS_BATCHED_DECLARE_STRIDED(c32, blas_c32_t)
+BLAS_BATCHED_DECLARE_STRIDED(r64, blas_r64_t)
+BLAS_BATCHED_DECLARE_STRIDED(c64, blas_c64_t)
+BLAS_BATCHED_DECLARE_STRIDED(r128, blas_r128_t)
+BLAS_BATCHED_DECLARE_STRIDED(c128, blas_c128_t)
+#undef BLAS_BATCHED_DECLARE_STRIDED
+
 /* What the calling thread's last BLAS_*_batched call did: routine, precision and, per
  * group, where it ran ("host/tiny", "host/openblas", "reference", "skipped -9", ...).
  * The string stays valid until the thread's next call. */

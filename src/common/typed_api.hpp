@@ -47,6 +47,42 @@ template <class T> struct Api;
                      int gc, const int *gs, int *info) {                                         \
       return BLAS_geqrf_batched_##p(l, m, n, P(A), lda, P(tau), gc, gs, info);                   \
     }                                                                                             \
+    /* strided batches */                                                                         \
+    static int gemm_strided(BLAS_Layout l, BLAS_Op ta, BLAS_Op tb, int m, int n, int k,         \
+                            const T *alpha, const T *A, int lda, int64_t sa, const T *B, int ldb, \
+                            int64_t sb, const T *beta, T *C, int ldc, int64_t sc, int batch,     \
+                            int *info) {                                                         \
+      return BLAS_gemm_batched_strided_##p(l, ta, tb, m, n, k, P(alpha), P(A), lda, sa, P(B), ldb, \
+                                           sb, P(beta), P(C), ldc, sc, batch, info);              \
+    }                                                                                             \
+    static int trsm_strided(BLAS_Layout l, BLAS_Side s, BLAS_Uplo u, BLAS_Op t, BLAS_Diag d,      \
+                            int m, int n, const T *alpha, const T *A, int lda, int64_t sa, T *B, \
+                            int ldb, int64_t sb, int batch, int *info) {                         \
+      return BLAS_trsm_batched_strided_##p(l, s, u, t, d, m, n, P(alpha), P(A), lda, sa, P(B),   \
+                                           ldb, sb, batch, info);                                \
+    }                                                                                             \
+    static int trmm_strided(BLAS_Layout l, BLAS_Side s, BLAS_Uplo u, BLAS_Op t, BLAS_Diag d,      \
+                            int m, int n, const T *alpha, const T *A, int lda, int64_t sa, T *B, \
+                            int ldb, int64_t sb, int batch, int *info) {                         \
+      return BLAS_trmm_batched_strided_##p(l, s, u, t, d, m, n, P(alpha), P(A), lda, sa, P(B),   \
+                                           ldb, sb, batch, info);                                \
+    }                                                                                             \
+    static int getrf_strided(BLAS_Layout l, int m, int n, T *A, int lda, int64_t sa, int *ipiv,  \
+                             int64_t sp, int batch, int *info) {                                 \
+      return BLAS_getrf_batched_strided_##p(l, m, n, P(A), lda, sa, ipiv, sp, batch, info);      \
+    }                                                                                             \
+    static int getri_strided(BLAS_Layout l, int n, T *A, int lda, int64_t sa, const int *ipiv,   \
+                             int64_t sp, int batch, int *info) {                                 \
+      return BLAS_getri_batched_strided_##p(l, n, P(A), lda, sa, ipiv, sp, batch, info);         \
+    }                                                                                             \
+    static int potrf_strided(BLAS_Layout l, BLAS_Uplo u, int n, T *A, int lda, int64_t sa,       \
+                             int batch, int *info) {                                             \
+      return BLAS_potrf_batched_strided_##p(l, u, n, P(A), lda, sa, batch, info);                \
+    }                                                                                             \
+    static int geqrf_strided(BLAS_Layout l, int m, int n, T *A, int lda, int64_t sa, T *tau,     \
+                             int64_t st, int batch, int *info) {                                 \
+      return BLAS_geqrf_batched_strided_##p(l, m, n, P(A), lda, sa, P(tau), st, batch, info);    \
+    }                                                                                             \
   };
 BB_FOR_EACH_PRECISION(BB_TYPED_API)
 #undef BB_TYPED_API

@@ -1,0 +1,130 @@
+// Strided batches (SPEC.md section 9.1): one group whose problems sit at base + p * stride.
+// The call becomes a group call of the same routine: its arguments are checked here in the
+// strided signature's numbering, then each chunk of problems gets pointer arrays built from
+// the bases and strides and runs through run_call, so every backend, residency rule and info
+// code of the group API applies unchanged. (A device path that takes strides directly, with
+// no pointer arrays, is the next step of this extension; today's device pass finds the runs
+// evenly spaced and uploads no pointers.)
+#pragma once
+#include "../dispatch/driver.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <vector>
+
+namespace bb {
+
+// Where a routine's strided signature differs from its group signature: a stride right after
+// each argument numbered `after` in the group API (a matrix's ld, or ipiv / tau itself), one
+// per pointer argument in pointer_arrays() order; group_count is dropped, and group_sizes
+// becomes batch_count.
+struct StridedSignature {
+  int after[3];
+  int strides;
+  int group_count_pos;
+  // The strided signature's number of the group API's argument k.
+  int map(int k) const {
+    int s = k;
+    for (int i = 0; i < strides; ++i) s += after[i] < k;
+    return s - (k > group_count_pos ? 1 : 0);
+  }
+  int stride_pos(int i) const { return map(after[i]) + 1; }
+};
+
+// One pointer argument of a strided call, in pointer_arrays() order.
+struct StridedOperand {
+  const void *base;
+  int64_t stride;      // elements
+  std::size_t elem;    // bytes per element
+  bool output;
+  int64_t extent = 0;  // outputs: elements from a problem's first to its last element
+};
+
+// Elements from the first to the last element of a stored rows x cols matrix.
+inline int64_t matrix_extent(BLAS_Layout layout, int rows, int cols, int ld) {
+  if (rows <= 0 || cols <= 0) return 0;
+  return layout == BLAS_RowMajor ? int64_t(rows - 1) * ld + cols : int64_t(cols - 1) * ld + rows;
+}
+
+// Problems per chunk of pointer arrays: bounds the memory a strided call takes.
+constexpr int64_t kStridedChunk = int64_t(1) << 20;
+
+// `c` holds the call's one group of parameters (arrays of one element); `bind` points its
+// pointer arrays at the chunk's (bind(c, arrays), arrays[i] for operand i).
+template <class T, class Call, int N, class Bind>
+int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)[N], int batch_count, int *info,
+                Bind bind) noexcept {
+  // Call-level arguments, nothing touched: layout, NULL scalars, batch_count.
+  int bad = 0;
+  auto fail = [&](int pos) {
+    if (!bad || pos < bad) bad = pos;
+  };
+  if (c.layout != BLAS_ColMajor && c.layout != BLAS_RowMajor) fail(1);
+  for (const ArgRef &a : c.group_arrays())
+    if (!a.ptr) fail(sig.map(a.pos));
+  if (batch_count < 0) fail(sig.map(Call::pos_group_sizes));
+  if (bad) return -bad;
+  if (batch_count == 0) return 0;
+  // Group-level arguments, strides included: every problem gets the lowest-numbered error.
+  int code = 0;
+  if (int g = c.check_group(0)) code = sig.map(-g);
+  for (int i = 0; i < N; ++i) {
+    const StridedOperand &o = ops[i];
+    const bool overlap = o.output && batch_count > 1 && o.extent > 0 && o.stride < o.extent;
+    if ((o.stride < 0 || overlap) && (!code || sig.stride_pos(i) < code)) code = sig.stride_pos(i);
+  }
+  // A NULL base where problems need the operand: every problem has that NULL pointer.
+  if (!code) {
+    const unsigned needed = c.needed_pointers(0);
+    int i = 0;
+    for (const ArgRef &a : c.pointer_arrays()) {
+      if ((needed >> i & 1u) && !ops[i].base && !code) code = sig.map(a.pos);
+      ++i;
+    }
+  }
+  if (code) {
+    if (info) std::fill(info, info + batch_count, -code);
+    return batch_count;
+  }
+
+  std::vector<void *> arrays;
+  const int64_t chunk = std::min<int64_t>(batch_count, kStridedChunk);
+  try {
+    arrays.resize(std::size_t(N) * std::size_t(chunk));
+  } catch (const std::bad_alloc &) {
+    last_call_record().result = BLAS_BATCHED_ERR_ALLOC;
+    return BLAS_BATCHED_ERR_ALLOC;  // nothing touched
+  }
+  int64_t failures = 0;
+  for (int64_t off = 0; off < batch_count; off += chunk) {
+    const int64_t count = std::min<int64_t>(chunk, batch_count - off);
+    void **heads[N];
+    for (int i = 0; i < N; ++i) heads[i] = arrays.data() + std::size_t(i) * std::size_t(chunk);
+#pragma omp parallel for schedule(static) if (count >= 65536)
+    for (int64_t p = 0; p < count; ++p)
+      for (int i = 0; i < N; ++i) {
+        // Unsigned: a stride the caller's memory cannot hold wraps instead of overflowing.
+        const auto base = reinterpret_cast<std::uintptr_t>(ops[i].base);
+        heads[i][p] = base ? reinterpret_cast<void *>(base + uint64_t(off + p) * uint64_t(ops[i].stride) * ops[i].elem)
+                           : nullptr;
+      }
+    const int size = int(count);
+    c.group_count = 1, c.group_sizes = &size, c.info = info ? info + off : nullptr;
+    bind(c, heads);
+    const int r = run_call<T>(c);
+    if (r < 0) return r;
+    failures += r;
+    // Per-problem codes of the group API (NULL pointers, getri's pivots, mixed residency) in
+    // this signature's numbering; numerical codes and BLAS_BATCHED_ERR_* stay as they are.
+    if (r > 0 && info)
+      for (int64_t p = off; p < off + count; ++p)
+        if (info[p] < 0 && -info[p] <= Call::pos_group_sizes + 1) info[p] = -sig.map(-info[p]);
+  }
+  return failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max() : int(failures);
+}
+
+}  // namespace bb

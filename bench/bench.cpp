@@ -9,6 +9,8 @@
 // device memory, CUDA-event timing on the bench's own stream, inputs rotated over several sets
 // so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped) as the
 // kernel-only vendor reference, and errors against a host computation in double.
+// native-strided (gemm, both modes) times the same matrices through the strided entry point
+// BLAS_gemm_batched_strided_<prec>, for one group of back-to-back matrices.
 // --one-per-group makes every problem its own group (the same data, group_count = problems),
 // --compare-groups times both forms of each call, --variable-sizes times one call of problems of
 // random orders, each its own group. Device rows carry a floor (floor_ms, pct_floor): what the
@@ -19,6 +21,8 @@
 //                      --backend native,vendor,reference --check --csv out.csv
 //   blas_batched_bench --device gpu --prec r64 --sizes 2,4,8,16,32 --gb 1.0
 //                      --backend native,vendor,cublas-direct --check --csv gpu.csv
+//   blas_batched_bench --device gpu --prec r64,r32 --sizes 2,4,8,16,32,64,128,256
+//                      --backend native,native-strided,cublas-direct --check
 //   blas_batched_bench --device gpu --prec r64 --mixed --sizes 8,16,32
 //                      --backend native,vendor,cublas-direct,vendor-grouped --check
 //   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
@@ -82,8 +86,18 @@ const char *const kRoutines[] = {"gemm", "trsm", "trmm", "getrf", "getri", "potr
 #define BB_NAME(suffix, PublicT, T) #suffix,
 const char *const kPrecs[] = {BB_FOR_EACH_PRECISION(BB_NAME)};
 #undef BB_NAME
-const char *const kBackends[] = {"native", "vendor", "reference", "auto", "cublas-direct", "vendor-grouped"};
+const char *const kBackends[] = {"native", "native-strided", "vendor", "reference", "auto", "cublas-direct",
+                                 "vendor-grouped"};
 bool device_only(const std::string &b) { return b == "cublas-direct" || b == "vendor-grouped"; }
+// BLAS_gemm_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm only, one group of
+// evenly spaced matrices.
+bool strided_only(const std::string &b) { return b == "native-strided"; }
+bool has(const std::vector<std::string> &v, const char *x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+std::string join(const std::vector<std::string> &v) {
+  std::string out;
+  for (const std::string &x : v) out += (out.empty() ? "" : ",") + x;
+  return out;
+}
 
 void usage(FILE *f) {
   std::fprintf(f, R"(usage: blas_batched_bench [options]
@@ -101,6 +115,12 @@ Lists are comma-separated; [...] is the default.
   --reps N          timed repetitions after one warm-up, >= 1; rows show the median
                     [host 5 (the reference backend at most 3), device 10]
   --backend LIST    native, vendor, reference, auto: BLAS_BATCHED_BACKEND for the call;
+                    native-strided: the same matrices through BLAS_gemm_batched_strided_<prec>
+                    (A, B, C at base + p n^2, BLAS_BATCHED_BACKEND=native), host and device
+                    mode, gemm only: other routines skip it with a note (an error if no backend
+                    is left for them); it needs one group of evenly spaced matrices, so it is
+                    an error with --scatter, --mixed, --groups G > 1, --one-per-group,
+                    --compare-groups or --variable-sizes;
                     cublas-direct, vendor-grouped: cuBLAS called directly, device mode only
                     (host rows skip them with a note, an error if no backend is left; device
                     rows skip reference with a note)  [host native,vendor,reference;
@@ -149,7 +169,10 @@ one stream synchronize (the fixed cost of any call); floor_ms = max(host bytes /
 info (4) per problem, and per group transA, transB, m, n, k, alpha, beta, lda, ldb, ldc,
 group_size at their sizes. Upload bytes: the host bytes when per-problem data must go to the
 device, else the per-group part (evenly spaced pointers are not uploaded). The floor is the API
-call's: the same on every backend's row of a call. notes: free text (no commas).
+call's: the same on every backend's row of a call, except native-strided's, whose API reads no
+pointer arrays: call_floor_ms is one empty kernel and one stream synchronize (no upload), and
+floor_ms = max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes /
+copy_gbps, call_floor_ms). notes: free text (no commas).
 
 Timing reliability: a warning on stderr, once, when the 1-minute load average (/proc/loadavg)
 is above half the number of CPUs before the run, and one per row whose slowest repetition took
@@ -283,6 +306,33 @@ Options parse(int argc, char **argv) {
     if (std::find(o.backends.begin(), o.backends.end(), "cublas-direct") != o.backends.end())
       throw Usage("--variable-sizes: cublas-direct takes one order per call (native, vendor, vendor-grouped)");
   }
+  if (has(o.backends, "native-strided")) {
+    // One group of evenly spaced matrices, whatever the mode (host rows ignore --scatter, but
+    // asking for shuffled matrices and a strided call at once is a contradiction).
+    const std::pair<bool, const char *> clash[] = {
+        {o.scatter, "--scatter"}, {groups > 1, "--groups"}, {o.mixed && groups <= 1, "--mixed"},
+        {o.one_per_group, "--one-per-group"}, {o.compare_groups, "--compare-groups"},
+        {o.var_hi > 0, "--variable-sizes"}};
+    for (const auto &c : clash)
+      if (c.first)
+        throw Usage(std::string("--backend native-strided: one group of evenly spaced matrices per call, not with ") +
+                    c.second);
+    // Routines other than gemm skip it (a note at run time): each needs another backend that
+    // runs on host rows (theirs always are).
+    std::vector<std::string> others;
+    for (const std::string &r : o.routines)
+      if (r != "gemm") others.push_back(r);
+    const bool host_backend = std::any_of(o.backends.begin(), o.backends.end(), [](const std::string &b) {
+      return !device_only(b) && !strided_only(b);
+    });
+    if (!others.empty() && !host_backend)
+      throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
+                  " (native-strided is gemm only" +
+                  (std::any_of(o.backends.begin(), o.backends.end(), device_only)
+                       ? std::string("; cublas-direct and vendor-grouped: device mode only")
+                       : std::string()) +
+                  ")");
+  }
   return o;
 }
 
@@ -385,7 +435,7 @@ struct Out {
     bool host = r.device == "host";
     if (header_printed != host + 1) {  // a header whenever the mode changes
       if (host)
-        std::printf("%-6s %-5s %-10s %9s %9s %7s %11s %10s %9s %7s %8s %8s %10s\n", "rout", "prec", "backend", "n",
+        std::printf("%-6s %-5s %-14s %9s %9s %7s %11s %10s %9s %7s %8s %8s %10s\n", "rout", "prec", "backend", "n",
                     "batch", "groups", "time_ms", "GFLOP/s", "GB/s", "%bw", "vs_vend", "vs_ref", "error");
       else
         std::printf("%-6s %-5s %-14s %9s %9s %7s %10s %10s %10s %9s %6s %6s %7s %7s %7s %6s %9s %10s %7s\n", "rout",
@@ -396,7 +446,7 @@ struct Out {
     std::string n = r.groups > 1 ? r.sizes : std::to_string(r.n);
     auto t = [](double v, const char *f) { return num(v, f, "-"); };
     if (host)
-      std::printf("%-6s %-5s %-10s %9s %9ld %7d %11s %10s %9s %7s %8s %8s %10s\n", r.routine.c_str(), r.prec.c_str(),
+      std::printf("%-6s %-5s %-14s %9s %9ld %7d %11s %10s %9s %7s %8s %8s %10s\n", r.routine.c_str(), r.prec.c_str(),
                   r.backend.c_str(), n.c_str(), r.batch, r.groups, t(r.ms, "%.3f").c_str(), t(r.gflops, "%.2f").c_str(),
                   t(r.gbps, "%.2f").c_str(), t(r.pct_bw, "%.1f").c_str(), t(r.vs_vendor, "%.2f").c_str(),
                   t(r.vs_reference, "%.2f").c_str(), t(r.error, "%.2e").c_str());
@@ -590,6 +640,16 @@ struct Case {
     std::fprintf(stderr, "unknown routine %s\n", r.c_str());
     std::exit(2);
   }
+  // native-strided: gemm with one group, the same matrices (back to back: problem p at
+  // base + p n^2) through the strided entry point. False when the case is not one group.
+  bool strided_ok() const { return routine == "gemm" && n.size() == 1 && groups() == 1; }
+  int call_strided() {
+    const int m = n[0];
+    const int64_t st = int64_t(m) * m;
+    return Api<T>::gemm_strided(BLAS_ColMajor, BLAS_NoTrans, BLAS_NoTrans, m, m, m, one.data(), work[0].data(), m,
+                                st, work[1].data(), m, st, half_.data(), work[2].data(), m, st, int(total),
+                                info.data());
+  }
   // The output operand (C for gemm, B for trsm/trmm, A otherwise).
   const std::vector<T> &output() const { return work[routine == "gemm" ? 2 : (routine == "trsm" || routine == "trmm") ? 1 : 0]; }
 };
@@ -649,15 +709,22 @@ void run_case(const Options &o, const std::string &routine, const std::vector<in
     std::vector<Row> mine;
     for (const std::string &backend : backends) {
       if (device_only(backend)) continue;  // main noted it
-      setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
+      const bool strided = strided_only(backend);
+      if (strided && routine != "gemm") continue;  // main noted it
+      if (strided && !c.strided_ok()) {  // parse() refuses the options that make several groups
+        std::fprintf(stderr, "%s native-strided: skipped, the call is not one group\n", label.c_str());
+        continue;
+      }
+      setenv("BLAS_BATCHED_BACKEND", strided ? "native" : backend.c_str(), 1);
+      auto call = [&] { return strided ? c.call_strided() : c.call(); };
       c.restore();
-      int rc = c.call();  // warm-up
+      int rc = call();  // warm-up
       std::vector<double> t;
       int reps = backend == "reference" ? std::max(1, std::min(o.reps, 3)) : o.reps;
       for (int r = 0; r < reps && rc == 0; ++r) {
         c.restore();
         double t0 = now_ms();
-        rc = c.call();
+        rc = call();
         t.push_back(now_ms() - t0);
       }
       // A failed call's time means nothing (rc > 0: problems with info != 0 on well-posed input).
@@ -858,13 +925,13 @@ struct Gpu {
   }
   // The fixed cost of a synchronous call that uploads `bytes`: one copy from pinned memory, one
   // empty kernel, one synchronize, on the wall clock; the median of 21 after 3 warm-ups.
+  // bytes = 0: no copy (a call that uploads nothing: native-strided).
   double call_floor(std::size_t bytes) {
-    bytes = std::max<std::size_t>(bytes, 1);
-    if (!reserve(bytes)) return NAN;
+    if (bytes && !reserve(bytes)) return NAN;
     std::vector<double> t;
     for (int r = 0; r < 24; ++r) {
       const double t0 = now_ms();
-      CUDA_OK(cudaMemcpyAsync(staging, pinned, bytes, cudaMemcpyHostToDevice, stream));
+      if (bytes) CUDA_OK(cudaMemcpyAsync(staging, pinned, bytes, cudaMemcpyHostToDevice, stream));
       CUDA_OK(cudaLaunchKernel((const void *)empty, dim3(1), dim3(1), nullptr, 0, stream));
       CUDA_OK(cudaStreamSynchronize(stream));
       if (r >= 3) t.push_back(now_ms() - t0);
@@ -1114,6 +1181,16 @@ struct DevCase {
                         info.data());
   }
   int groups() const { return int(gn.size()); }
+  // native-strided: one group of back-to-back matrices, problem p of set s at
+  // buf[o] + s * set_elems + p n^2 (the addresses of ptr[o][s]), through the strided entry point.
+  bool strided_ok() const { return n.size() == 1 && groups() == 1 && !scatter; }
+  int strided_call(int s) {
+    const int m = n[0];
+    const int64_t st = int64_t(m) * m;
+    const std::size_t base = std::size_t(s) * set_elems;
+    return Api<T>::gemm_strided(BLAS_ColMajor, BLAS_NoTrans, BLAS_NoTrans, m, m, m, one.data(), buf[0] + base, m, st,
+                                buf[1] + base, m, st, half_.data(), buf[2] + base, m, st, count[0], info.data());
+  }
   T *const *dp(int s, int o) const { return dptr + (std::size_t(s) * 3 + o) * total; }
   // cuBLAS as a user would call it: strided per group (pointer arrays if scattered).
   cublasStatus_t cublas_direct(cublasHandle_t h, int s) {
@@ -1224,6 +1301,37 @@ Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, 
   return f;
 }
 
+// The floor of one strided gemm call (native-strided): no pointer arrays and no per-group arrays
+// are read or uploaded; the caller's info array (host memory) is still written per problem.
+template <class T>
+Floor strided_gemm_floor(Gpu &gpu, long problems, double matrix_bytes) {
+  Floor f;
+  f.call_ms = gpu.call_floor(0);  // one empty kernel, one synchronize
+  const double host_ms = problems * double(sizeof(int)) / (gpu.host_read_gbps * 1e6);
+  f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
+  return f;
+}
+
+// Problems the library's last call record covers (blas_batched_last_call(): "group g: N
+// problem(s) ..." per group shown), -1 when it does not say. The strided entry points run
+// their batch in chunks of group calls, each starting a new record: kernel_ms
+// (blas_batched_last_device_ms) then covers the last chunk only.
+long last_call_problems() {
+  const char *t = blas_batched_last_call();
+  if (!t) return -1;
+  long sum = 0;
+  bool any = false;
+  for (const char *p = std::strstr(t, "\n  group "); p; p = std::strstr(p + 1, "\n  group ")) {
+    const char *colon = std::strchr(p + 1, ':');
+    if (!colon) break;
+    char *end = nullptr;
+    const long k = std::strtol(colon + 1, &end, 10);
+    if (end == colon + 1 || std::strncmp(end, " problem", 8) != 0) continue;
+    sum += k, any = true;
+  }
+  return any ? sum : -1;
+}
+
 // Problems per size of a device call: --batch, or the size's share of --gb.
 std::vector<int> device_counts(const Options &o, const std::vector<int> &sizes, double elem) {
   std::vector<int> count;
@@ -1282,6 +1390,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
   for (bool one_per_group : groupings(o)) {
     c.set_groups(one_per_group);
     const Floor floor = gemm_floor<T>(gpu, c.total, c.groups(), o.scatter || one_per_group || variable, total_bytes);
+    Floor sfloor;  // native-strided's
+    if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_gemm_floor<T>(gpu, c.total, total_bytes);
     std::vector<Row> mine;
     std::string grouped_why;  // why vendor-grouped has no row
     for (const std::string &backend : backends) {
@@ -1292,8 +1402,20 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       }
       // Each backend is a callable on set s that returns "" or what went wrong.
       std::function<std::string(int)> call;
-      bool api = backend == "native" || backend == "vendor" || backend == "auto";
-      if (api) {
+      const bool strided = strided_only(backend);
+      bool api = backend == "native" || backend == "vendor" || backend == "auto" || strided;
+      if (strided && !c.strided_ok()) {  // parse() refuses the options that lead here
+        std::fprintf(stderr, "%s native-strided: skipped, the call is not one group of evenly spaced matrices\n",
+                     label.c_str());
+        continue;
+      }
+      if (strided) {
+        setenv("BLAS_BATCHED_BACKEND", "native", 1);
+        call = [&](int s) {
+          int rc = c.strided_call(s);
+          return rc == 0 ? std::string() : rc_text(rc);
+        };
+      } else if (api) {
         setenv("BLAS_BATCHED_BACKEND", backend.c_str(), 1);
         call = [&](int s) {
           int rc = c.api_call(s);
@@ -1318,6 +1440,7 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       why = call(0);  // warm-up
       if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
       std::vector<double> t, kt;
+      bool partial_kernel = false;  // kernel_ms of a call the library ran as several records
       for (int r = 0; r < o.reps && why.empty(); ++r) {
         int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
         // The call is synchronous, so events on its stream span the whole call, host work included.
@@ -1329,6 +1452,10 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
         // Device-side time of the library's last call (-1 without BLAS_BATCHED_DEVICE_TIMING=1).
         // The direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
         double k = api ? blas_batched_last_device_ms() : ms;
+        if (strided && k >= 0) {
+          const long covered = last_call_problems();
+          if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+        }
         kt.push_back(k >= 0 ? k : NAN);
       }
       if (!why.empty()) {
@@ -1352,7 +1479,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
       row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
       row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
-      row.floor_ms = floor.ms, row.call_floor_ms = floor.call_ms;
+      row.floor_ms = strided ? sfloor.ms : floor.ms, row.call_floor_ms = strided ? sfloor.call_ms : floor.call_ms;
+      if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
       if (o.check) {
         row.error = c.check(gpu, call, why);
         if (!why.empty()) std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
@@ -1387,12 +1515,6 @@ void warn_if_loaded() {
   if (got == 1 && load > 0.5 * cpus)
     std::fprintf(stderr, "warning: 1-minute load average %.2f on %u CPUs before the run: the machine is busy, "
                          "timings may be unreliable\n", load, cpus);
-}
-
-std::string join(const std::vector<std::string> &v) {
-  std::string out;
-  for (const std::string &x : v) out += (out.empty() ? "" : ",") + x;
-  return out;
 }
 
 int run(int argc, char **argv) {
@@ -1445,6 +1567,14 @@ int run(int argc, char **argv) {
     if (!skipped.empty())
       std::fprintf(stderr, "note: %s: device mode only, skipped in host mode\n", join(skipped).c_str());
     if (o.scatter) std::fprintf(stderr, "note: --scatter applies to device mode only; host rows ignore it\n");
+  }
+  // native-strided: gemm only (parse() made sure every other routine keeps a backend).
+  if (has(o.backends, "native-strided")) {
+    std::vector<std::string> others;
+    for (const std::string &r : o.routines)
+      if (r != "gemm") others.push_back(r);
+    if (!others.empty())
+      std::fprintf(stderr, "note: native-strided: gemm only, skipped for %s\n", join(others).c_str());
   }
   if (use_gpu && o.backends_given &&
       std::all_of(o.backends.begin(), o.backends.end(), [](const std::string &b) { return b == "reference"; }))

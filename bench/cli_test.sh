@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The bench's command line (CTest bench_cli): --help names every option the parser accepts, bad
 # values exit non-zero with one line on stderr and no row, columns that do not apply are empty
-# in the CSV, --one-per-group and --compare-groups report the right group counts. Host mode
-# only (potrf), so it runs the same with or without a GPU; every run is tiny.
+# in the CSV, --one-per-group and --compare-groups report the right group counts, native-strided
+# is refused where it cannot run and checked where it can. Host mode only (potrf, and gemm with
+# --device host), so it runs the same with or without a GPU; every run is tiny.
 #   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
 set -uo pipefail
 bench=${1:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
@@ -30,6 +31,10 @@ opts=$(grep -oE 'a == "-[-a-z]+"' "$src" | grep -oE '"-[-a-z]+"' | tr -d '"' | s
 for opt in $opts --help -h; do
   grep -qE -- "(^|[ ,])$opt([ ,]|$)" "$tmp/help" || fail "--help does not mention $opt"
 done
+# ... every backend, native-strided among them, ...
+for b in native native-strided vendor reference auto cublas-direct vendor-grouped; do
+  grep -qE -- "(^|[ ,])$b([ ,:;]|$)" "$tmp/help" || fail "--help does not mention the backend $b"
+done
 # ... and the device rows' floor columns.
 for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
   grep -qw -- "$col" "$tmp/help" || fail "--help does not describe the column $col"
@@ -52,6 +57,12 @@ bad=(
   "--routine gemm --variable-sizes 2:4 --one-per-group" "--routine gemm --variable-sizes 2:4 --scatter"
   "--routine gemm --variable-sizes 2:4 --gb 1" "--routine gemm --variable-sizes 2:4 --backend native,cublas-direct"
   "--routine gemm --device host --variable-sizes 2:4"
+  # native-strided: gemm only (potrf has no other backend here), one group of evenly spaced matrices.
+  "--backend native-strided" "--backend native-strided,cublas-direct" "--routine gemm,potrf --backend native-strided"
+  "--routine gemm --backend native-strided --scatter" "--routine gemm --backend native,native-strided --scatter"
+  "--routine gemm --backend native-strided --mixed" "--routine gemm --backend native-strided --sizes 2,3 --groups 2"
+  "--routine gemm --backend native-strided --one-per-group" "--routine gemm --backend native-strided --compare-groups"
+  "--routine gemm --backend native-strided --variable-sizes 2:4 --batch 10"
 )
 # --device gpu without a GPU (whether or not the build has CUDA) is an error too.
 if ! nvidia-smi -L >/dev/null 2>&1; then bad+=("--routine gemm --device gpu"); fi
@@ -102,6 +113,31 @@ awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-10) }' || fail "--check: native error $
 [ $rc -eq 0 ] || fail "native,cublas-direct exited $rc"
 grep -q 'cublas-direct: device mode only' "$tmp/err" || fail "native,cublas-direct: no note on stderr"
 [ "$(rows "$tmp/out")" -eq 1 ] || fail "native,cublas-direct: expected one row"
+
+# native-strided (host mode): the strided entry point on the same matrices, checked against the
+# reference like the others; one group, layout strided.
+ns=(--routine gemm --device host --prec r64 --sizes 3 --batch 500 --reps 2 --backend native,native-strided --check)
+"$bench" "${ns[@]}" --csv "$tmp/s.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "native-strided exited $rc: $(cat "$tmp/err")"
+[ "$(wc -l <"$tmp/s.csv")" -eq 4 ] || fail "native-strided: expected 3 rows (reference, native, native-strided)"
+[ "$(field "$tmp/s.csv" 3 backend)" = native-strided ] || fail "native-strided: third row is $(field "$tmp/s.csv" 3 backend)"
+[ "$(field "$tmp/s.csv" 3 groups)" = 1 ] || fail "native-strided: groups not 1"
+[ "$(field "$tmp/s.csv" 3 batch)" = 500 ] || fail "native-strided: batch not 500"
+[ "$(field "$tmp/s.csv" 3 layout)" = strided ] || fail "native-strided: layout not strided"
+e=$(field "$tmp/s.csv" 3 error)
+[ -n "$e" ] || fail "native-strided --check: error empty"
+awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-12) }' || fail "native-strided --check: error $e too large"
+# Several sizes: one strided call per size.
+"$bench" "${ns[@]}" --sizes 2,5 --backend native-strided --csv "$tmp/s2.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "native-strided --sizes 2,5 exited $rc: $(cat "$tmp/err")"
+[ "$(grep -c ',native-strided,' "$tmp/s2.csv")" -eq 2 ] || fail "native-strided --sizes 2,5: expected 2 rows"
+# Next to a routine other than gemm: a note, then potrf's native row and gemm's two rows.
+"$bench" --routine potrf,gemm --device host --prec r64 --sizes 2 --batch 100 --reps 1 --backend native,native-strided \
+  >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "potrf,gemm native,native-strided exited $rc: $(cat "$tmp/err")"
+grep -q 'native-strided: gemm only, skipped for potrf' "$tmp/err" || fail "potrf,gemm native-strided: no note on stderr"
+[ "$(rows "$tmp/out")" -eq 3 ] || fail "potrf,gemm native,native-strided: expected 3 rows, got: $(cat "$tmp/out")"
+! grep -qE '^potrf +r64 +native-strided' "$tmp/out" || fail "potrf,gemm: a potrf native-strided row"
 
 # --one-per-group: each problem its own group (per size, and with --mixed over all sizes).
 opg=(--routine potrf --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)

@@ -31,6 +31,7 @@ except ImportError:
 PREC_ORDER = ["r16", "c16", "r32", "c32", "r64", "c64", "r128", "c128"]
 BACKEND_STYLE = {  # fixed colours so every figure reads the same
     "native": "tab:blue",
+    "native-strided": "tab:purple",
     "vendor": "tab:orange",
     "cublas-direct": "tab:green",
     "vendor-grouped": "tab:red",
@@ -90,7 +91,7 @@ def draw_panels(ax_fl, ax_bw, rows, title):
         ax_fl.plot(x, [r["gflops"] for r in rs], "o-", color=c, label=b, ms=4)
         ax_bw.plot(x, [r["pct_bw"] for r in rs], "o-", color=c, label=b, ms=4)
         # Device-side time of the library's calls: differs from the whole call where host work shows.
-        if b in ("native", "vendor") and any(not math.isnan(r["kernel_pct_bw"]) for r in rs):
+        if b in ("native", "native-strided", "vendor") and any(not math.isnan(r["kernel_pct_bw"]) for r in rs):
             kfl = [r["gflops"] * r["time_ms"] / r["kernel_ms"] if r["kernel_ms"] > 0 else math.nan for r in rs]
             ax_fl.plot(x, kfl, "--", color=c, label=b + " (kernel)", lw=1)
             ax_bw.plot(x, [r["kernel_pct_bw"] for r in rs], "--", color=c, label=b + " (kernel)", lw=1)

@@ -16,21 +16,25 @@ rm -f "$csv"
 run() { echo "+ $*"; "$bench" "$@" --device gpu --check --csv "$csv.part" && cat "$csv.part" >> "$csv.all"; rm -f "$csv.part"; }
 rm -f "$csv.all"
 sizes=2,4,8,16,24,32,48,64,96,128,192,256
+# native-strided: the same matrices through BLAS_gemm_batched_strided_<prec>, side by side with
+# the group API (native) and cublas<t>gemmStridedBatched (cublas-direct): issue 8's targets are
+# its pct_bw (n = 2..32) and vs_cublas (every n) in these rows.
 for p in r64 r32 c64 c32 r16; do
-  run --routine gemm --prec $p --sizes $sizes --backend native,vendor,cublas-direct
+  run --routine gemm --prec $p --sizes $sizes --backend native,native-strided,vendor,cublas-direct
 done
-run --routine gemm --prec c16 --sizes 2,4,8,16,24,32,64,128 --backend native,vendor
+run --routine gemm --prec c16 --sizes 2,4,8,16,24,32,64,128 --backend native,native-strided,vendor
 # One call, three groups (n = 8, 16, 32, a third of the bytes each), vs cublas<t>gemmGroupedBatched.
 for p in r64 r32; do
   run --routine gemm --prec $p --sizes 8,16,32 --groups 3 --backend native,vendor,vendor-grouped
 done
 # Host overhead: 1000 problems of n = 4 (time_ms against kernel_ms, and against call_floor_ms:
-# one upload, one empty kernel, one synchronize).
+# one upload, one empty kernel, one synchronize; native-strided's: no upload).
 for p in r64 r32; do
-  run --routine gemm --prec $p --sizes 4 --batch 1000 --backend native,vendor --reps 50
+  run --routine gemm --prec $p --sizes 4 --batch 1000 --backend native,native-strided,vendor --reps 50
 done
 # Pointer arrays that are not evenly spaced (shuffled matrices): uploaded once per call, which
-# floor_ms counts; cublas-direct takes them as device pointer arrays uploaded beforehand.
+# floor_ms counts; cublas-direct takes them as device pointer arrays uploaded beforehand. (No
+# native-strided here, nor in the grouped and variable-size calls: they are not one strided group.)
 for p in r64 r32; do
   run --routine gemm --prec $p --sizes 2,4,8,16,32,64,128,256 --scatter --backend native,vendor,cublas-direct \
     --tag scatter

@@ -37,7 +37,7 @@ if has test; then
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
-    for suite in conformance_gpu_gemm internal_device_layer; do
+    for suite in conformance_gpu_gemm conformance_gpu_extensions internal_device_layer; do
       BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
         "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1

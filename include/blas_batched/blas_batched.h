@@ -178,6 +178,14 @@ const char *blas_batched_last_call(void);
  * know, or BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
 int blas_batched_set_cuda_stream(void *stream);
 
+/* Non-blocking calls (SPEC.md section 9.3), per thread: with 0, a call whose groups are all
+ * device-resident without host pointer arrays (strided, or pointer arrays in device memory) and
+ * whose info is NULL or device memory is enqueued on the thread's stream and returns without
+ * waiting; such calls can be captured into a CUDA graph after a first call of the same shape.
+ * Other calls stay synchronous. 1 (the default) makes every call synchronous. Returns 0, or
+ * BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
+int blas_batched_set_blocking(int blocking);
+
 /* With BLAS_BATCHED_DEVICE_TIMING=1 in the environment: the device time in ms of the calling
  * thread's last call, from its first to its last operation on the GPU (host work before the
  * first one is not included). Otherwise, or when the call had no device work, -1. */

@@ -50,12 +50,29 @@ int null_pointer_error(const Call &c, unsigned needed, int64_t p) {
   return 0;
 }
 
+// Where a call's matrix addresses come from (SPEC.md section 9): the standard's pointer
+// arrays in host memory; pointer arrays in device memory, read only by the GPU; or one base
+// and stride per pointer argument (the strided entry points, device data only: the host path
+// gets pointer arrays built for it).
+enum class Addressing : uint8_t { host_arrays, device_arrays, strided };
+struct StridedBase {
+  const void *base = nullptr;
+  int64_t stride_bytes = 0;
+};
+
 // Common to all routines: layout, group_count, group_sizes, info.
 struct CallBase {
   BLAS_Layout layout;
   int group_count;
   const int *group_sizes;
   int *info;
+  Addressing addressing = Addressing::host_arrays;
+  StridedBase strided[3];  // Addressing::strided: per pointer argument, pointer_arrays() order
+  // The matrix of pointer argument `index` for problem p, strided addressing.
+  const void *strided_address(int index, int64_t p) const {
+    const StridedBase &s = strided[index];
+    return s.base ? static_cast<const char *>(s.base) + p * s.stride_bytes : nullptr;
+  }
 };
 
 template <class T>

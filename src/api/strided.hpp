@@ -1,10 +1,10 @@
 // Strided batches (SPEC.md section 9.1): one group whose problems sit at base + p * stride.
-// The call becomes a group call of the same routine: its arguments are checked here in the
-// strided signature's numbering, then each chunk of problems gets pointer arrays built from
-// the bases and strides and runs through run_call, so every backend, residency rule and info
-// code of the group API applies unchanged. (A device path that takes strides directly, with
-// no pointer arrays, is the next step of this extension; today's device pass finds the runs
-// evenly spaced and uploads no pointers.)
+// The call becomes a group call of the same routine, its arguments checked here in the
+// strided signature's numbering. Device data that the GPU computes goes through run_call as
+// it is (Addressing::strided: the device run takes bases and strides, nothing is read per
+// problem); anything else gets pointer arrays built from the bases and strides, a chunk of
+// problems at a time, so every backend, residency rule and info code of the group API
+// applies unchanged.
 #pragma once
 #include "../dispatch/driver.hpp"
 
@@ -53,6 +53,33 @@ inline int64_t matrix_extent(BLAS_Layout layout, int rows, int cols, int ld) {
 // Problems per chunk of pointer arrays: bounds the memory a strided call takes.
 constexpr int64_t kStridedChunk = int64_t(1) << 20;
 
+// Whether the GPU computes the call from its bases: every base the problems need is memory of
+// one device, the routine has GPU arithmetic for T, and the backend is not the reference.
+template <class Call, int N>
+bool strided_on_device(const Call &c, const StridedOperand (&ops)[N]) {
+  if (!device::Adapter<Call>::native || !cuda::available()) return false;
+  Backend backend;
+  if (!backend_from_env(backend) || backend == Backend::reference) return false;
+  const unsigned needed = c.needed_pointers(0);
+  int ordinal = -1;
+  for (int i = 0; i < N; ++i) {
+    if (!(needed >> i & 1u)) continue;
+    cuda::PointerInfo r;
+    if (!ops[i].base || cuda::query_pointer(ops[i].base, r) || !r.device) return false;
+    if (ordinal >= 0 && r.ordinal != ordinal) return false;  // the group call reports it
+    ordinal = r.ordinal;
+  }
+  return ordinal >= 0;
+}
+
+// The device ordinal of `info` when it is device memory, else -1 (also when the runtime
+// cannot tell: run_call reports that).
+inline int info_device_of(const int *info) {
+  cuda::PointerInfo r;
+  if (!info || !cuda::available() || cuda::query_pointer(info, r) || !r.device) return -1;
+  return r.ordinal;
+}
+
 // `c` holds the call's one group of parameters (arrays of one element); `bind` points its
 // pointer arrays at the chunk's (bind(c, arrays), arrays[i] for operand i).
 template <class T, class Call, int N, class Bind>
@@ -86,15 +113,34 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
       ++i;
     }
   }
+  const int info_device = info_device_of(info);
   if (code) {
-    if (info) std::fill(info, info + batch_count, -code);
+    if (info_device >= 0) {
+      cuda::Session s(info_device);
+      if (!cuda::info_fill(s, info, batch_count, -code) && cuda::blocking_calls()) s.sync();
+      if (s.status()) return s.status();
+    } else if (info) {
+      std::fill(info, info + batch_count, -code);
+    }
     return batch_count;
   }
 
+  if (strided_on_device(c, ops)) {
+    for (int i = 0; i < N; ++i) c.strided[i] = {ops[i].base, ops[i].stride * int64_t(ops[i].elem)};
+    c.addressing = Addressing::strided;
+    const int size = batch_count;
+    c.group_count = 1, c.group_sizes = &size, c.info = info;
+    return run_call<T>(c);  // every argument checked: no code in the group API's numbering
+  }
+
+  // Info in device memory: filled here in host memory, renumbered, then copied.
+  std::vector<int> info_copy;
+  int *const caller_info = info;
   std::vector<void *> arrays;
   const int64_t chunk = std::min<int64_t>(batch_count, kStridedChunk);
   try {
     arrays.resize(std::size_t(N) * std::size_t(chunk));
+    if (info_device >= 0) info_copy.resize(std::size_t(batch_count)), info = info_copy.data();
   } catch (const std::bad_alloc &) {
     last_call_record().result = BLAS_BATCHED_ERR_ALLOC;
     return BLAS_BATCHED_ERR_ALLOC;  // nothing touched
@@ -123,6 +169,11 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
     if (r > 0 && info)
       for (int64_t p = off; p < off + count; ++p)
         if (info[p] < 0 && -info[p] <= Call::pos_group_sizes + 1) info[p] = -sig.map(-info[p]);
+  }
+  if (info_device >= 0) {
+    cuda::Session s(info_device);
+    if (!s.upload(caller_info, info, info_copy.size() * sizeof(int))) s.sync();
+    if (s.status()) return s.status();
   }
   return failures > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max() : int(failures);
 }

@@ -14,6 +14,7 @@ int query_pointer(const void *, PointerInfo &out) {
 }
 
 int current_device() { return -1; }
+bool blocking_calls() { return true; }
 void use_device(int) {}
 
 Session::Session(int) { status_ = BLAS_BATCHED_ERR_UNSUPPORTED; }
@@ -25,7 +26,13 @@ int Session::slot_wait(int) { return status_; }
 int Session::slot_release(int) { return status_; }
 int info_clear(Session &s, int *, int64_t, void *) { return s.status(); }
 int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t) { return s.status(); }
+int info_fill(Session &s, int *, int64_t, int) { return s.status(); }
+int check_pointers(Session &s, const PointerCheckRun *, const PointerCheckRun *, int, int64_t, int *, int *) {
+  return s.status();
+}
 int Session::download(void *, const void *, std::size_t) { return status_; }
+int Session::upload(void *, const void *, std::size_t) { return status_; }
+bool Session::capturing() { return false; }
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
 int Session::sync() { return status_; }
 int Session::activate() { return status_; }
@@ -37,7 +44,7 @@ int Session::check(int) { return status_; }
 int Session::check_at(int, int) { return status_; }
 void Session::clear_stale_error() {}
 int Session::check_launch() { return status_; }
-int Session::finish(double &ms) {
+int Session::finish(double &ms, bool) {
   ms = -1;
   return status_;
 }
@@ -57,5 +64,9 @@ int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.sta
 }  // namespace bb::cuda
 
 extern "C" __attribute__((visibility("default"))) int blas_batched_set_cuda_stream(void *) {
+  return BLAS_BATCHED_ERR_UNSUPPORTED;
+}
+
+extern "C" __attribute__((visibility("default"))) int blas_batched_set_blocking(int) {
   return BLAS_BATCHED_ERR_UNSUPPORTED;
 }

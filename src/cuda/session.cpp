@@ -32,6 +32,11 @@ UserStream &user_stream() {
   return s;
 }
 
+bool &blocking_switch() {
+  thread_local bool on = true;
+  return on;
+}
+
 bool timing_requested() {
   static const bool on = [] {
     const char *s = std::getenv("BLAS_BATCHED_DEVICE_TIMING");
@@ -128,6 +133,8 @@ unsigned long long current_context_id() {
   if (!fns.first || !fns.second || fns.first(&ctx) != 0 || !ctx || fns.second(ctx, &id) != 0) return 0;
   return id;
 }
+
+bool blocking_calls() { return blocking_switch(); }
 
 int current_device() {
   int d = -1;
@@ -295,6 +302,18 @@ int Session::download(void *host, const void *device, std::size_t bytes) {
 }
 
 
+int Session::upload(void *device, const void *host, std::size_t bytes) {
+  if (status_ || !bytes) return status_;
+  started();
+  return CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(stream())));
+}
+
+bool Session::capturing() {
+  cudaStreamCaptureStatus c = cudaStreamCaptureStatusNone;
+  if (status_ || CHECK(cudaStreamIsCapturing(static_cast<cudaStream_t>(stream()), &c))) return false;
+  return c != cudaStreamCaptureStatusNone;
+}
+
 int Session::upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
                            std::size_t rows) {
   if (status_ || !width || !rows) return status_;
@@ -323,10 +342,11 @@ void *Session::cublas() {
   return ctx_->blas;
 }
 
-int Session::finish(double &device_ms) {
+int Session::finish(double &device_ms, bool wait) {
   device_ms = -1;
   if (!ctx_) return status_;
   cudaStream_t s = static_cast<cudaStream_t>(stream());
+  if (!wait) return status_;  // the slots stay guarded by their events
   if (timing_ && started_ && !status_) CHECK(cudaEventRecord(ctx_->stop, s));
   // Always wait, also after a failure: nothing may still run on user data once we return.
   CHECK(cudaStreamSynchronize(s));
@@ -349,5 +369,10 @@ extern "C" __attribute__((visibility("default"))) int blas_batched_set_cuda_stre
     u.stream = nullptr;
     return BLAS_BATCHED_ERR_DEVICE;
   }
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int blas_batched_set_blocking(int blocking) {
+  bb::cuda::blocking_switch() = blocking != 0;
   return 0;
 }

@@ -20,6 +20,9 @@ struct PointerInfo {
   std::uintptr_t lo = 0, hi = 0;  // the allocation holding it, where CUDA knows one (else 0, 0)
 };
 int query_pointer(const void *p, PointerInfo &out);
+// The calling thread's switch (blas_batched_set_blocking): false lets eligible calls return
+// without waiting for their stream (SPEC.md section 9.3).
+bool blocking_calls();
 // The calling thread's current device (-1 if none), and making `device` current on this thread.
 int current_device();
 void use_device(int device);
@@ -64,6 +67,7 @@ class Session {
 
   // ---- plain copies on the stream (pageable host memory: staging of r128/c128 problems)
   int download(void *host, const void *device, std::size_t bytes);
+  int upload(void *device, const void *host, std::size_t bytes);
   int upload_matrix(void *device, const void *host, std::size_t pitch, std::size_t width,
                     std::size_t rows);
 
@@ -80,7 +84,10 @@ class Session {
   int check_at(int cuda_error, int line);
   void clear_stale_error();       // before a launch: drops errors other code left behind
   int check_launch();             // the launch's error
-  int finish(double &device_ms);  // waits for the stream; device time if timing is on, else -1
+  // Waits for the stream; device time if timing is on, else -1. wait = false (a non-blocking
+  // call): returns at once, device time -1.
+  int finish(double &device_ms, bool wait = true);
+  bool capturing();  // the stream is being captured into a CUDA graph
   int status() const { return status_; }
   int fail(int code) {
     if (!status_) status_ = code;

@@ -23,6 +23,7 @@ struct Segment {
   int64_t chunk_pos = 0;  // its first problem's place among the chunk's problems
   // What the chunk's pointer pass found:
   bool strided = true;    // operand o of problem first + i sits at ptr[o] + i * stride[o]
+  bool device_array = false;  // the kernels read the caller's pointer arrays in device memory
   int64_t stride[4] = {};  // bytes
   const void *base[4] = {};
   std::uintptr_t address_bits = 0;  // OR of every address: their common alignment

@@ -63,8 +63,12 @@ template <class T, class Call, class A = Adapter<Call>>
 class DeviceRun {
 
  public:
-  DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend)
-      : c_(c), groups_(groups), backend_(backend) {}
+  // device_info: the caller's info when it is device memory (c.info is then NULL or a host
+  // copy); the run writes the codes it finds on the device there. wait = false: finish()
+  // does not wait for the streams (a non-blocking call, SPEC.md section 9.3).
+  DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend, int *device_info = nullptr,
+            bool wait = true)
+      : c_(c), groups_(groups), backend_(backend), device_info_(device_info), wait_(wait) {}
 
   // Everything the device groups need from host memory and the CUDA runtime before anything is
   // touched: sessions, group starts, chunk buffers. A failure here (ERR_ALLOC, ERR_DEVICE)
@@ -101,7 +105,7 @@ class DeviceRun {
       if (!w.session) continue;  // its allocation failed in prepare
       cuda::Session &s = *w.session;
       double ms = -1;
-      int st = s.finish(ms);
+      int st = s.finish(ms, wait_);
       if (!st) st = s.activate();  // the slots' memory is on this device
       for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.b->returned[slot], slot);
       if (!status) status = st;
@@ -167,10 +171,14 @@ class DeviceRun {
         const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
         Chunk &ch = w.b->ch;
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
-        w.team = start[n] >= kParallelProblems ? omp_get_max_threads() : 1;
+        // Without host pointer arrays the host has nothing per problem to do but write a host
+        // info's zeros; with none, a thread team would only cost its wake-up.
+        const bool host_pass = c_.addressing == Addressing::host_arrays || c_.info;
+        w.team = start[n] >= kParallelProblems && host_pass ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
-        if constexpr (A::kNumericInfo)
+        if (collect())
           for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
+        if (device_arrays()) ch.checks.resize(most);
       }
       return 0;
     }
@@ -287,6 +295,8 @@ class DeviceRun {
     std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
     std::size_t blocks_at[A::kConfigs] = {};  // with a table: each thread block's first run
     std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
+    std::size_t checks_at = 0;  // device pointer arrays: the check pass's runs, when a table
+    std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
   };
@@ -311,8 +321,22 @@ class DeviceRun {
     }
   }
 
-  // A segment's base addresses and steps, from its first two problems.
+  // A segment's base addresses and steps, from its first two problems (or the strided call's
+  // bases; nothing for pointer arrays in device memory, which the host never reads).
   void start_segment(const typename A::Group &d, Segment &sg) const {
+    if (c_.addressing != Addressing::host_arrays) {
+      const bool strided = c_.addressing == Addressing::strided;
+      sg.strided = strided, sg.device_array = !strided, sg.skipped = 0;
+      sg.address_bits = strided ? 0 : 1;  // behind device arrays: alignment unknown
+      for (int o = 0; o < A::kOperands; ++o) {
+        sg.base[o] = nullptr, sg.stride[o] = 0;
+        if (!strided || !(d.used >> o & 1u)) continue;
+        sg.base[o] = c_.strided_address(d.arg_of[o], sg.first);
+        sg.stride[o] = c_.strided[d.arg_of[o]].stride_bytes;
+        sg.address_bits |= reinterpret_cast<std::uintptr_t>(sg.base[o]) | std::uintptr_t(sg.stride[o]);
+      }
+      return;
+    }
     for (int o = 0; o < A::kOperands; ++o) {
       sg.base[o] = nullptr, sg.stride[o] = 0;
       if (!(d.used >> o & 1u)) continue;
@@ -330,6 +354,10 @@ class DeviceRun {
   // speed of memory); only a run holding a NULL pointer takes the per-problem path. `shared`:
   // other threads scan other ranges of the segment, so the results are merged atomically.
   void scan_range(const typename A::Group &d, Segment &sg, int64_t lo, int64_t hi, bool shared) const {
+    if (c_.addressing != Addressing::host_arrays) {  // no pointers to read on the host
+      if (c_.info) std::memset(c_.info + sg.first + lo, 0, std::size_t(hi - lo) * sizeof(int));
+      return;
+    }
     bool strided = true, any_null = false;
     std::uintptr_t bits = 0;
     for (int o = 0; o < A::kOperands; ++o) {
@@ -411,7 +439,7 @@ class DeviceRun {
       Segment &sg = ch.segs[i];
       const typename A::Group &d = ch.desc[i];
       t.skipped += sg.skipped;
-      sg.ptr_index = A::strided_ok(d, sg) ? -1 : 0;
+      sg.ptr_index = A::strided_ok(d, sg) || sg.device_array ? -1 : 0;
       if (sg.ptr_index == 0) t.block += sg.count;
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
@@ -451,8 +479,13 @@ class DeviceRun {
       ch.table_at[c] = at.take(table ? std::size_t(ch.count[c]) * sizeof(Run) : 0);
       ch.blocks_at[c] = at.take(table ? std::size_t(blocks_of(ch, c)) * sizeof(int32_t) : 0);
     }
+    const bool check_table = device_arrays() && ch.nseg > cuda::kInlineCheckRuns;
+    ch.checks_at = at.take(check_table ? std::size_t(ch.nseg) * sizeof(cuda::PointerCheckRun) : 0);
     ch.bytes = at.bytes;
-    if constexpr (A::kNumericInfo) {
+    // A call captured into a graph: an upload would replay from pinned memory that later
+    // calls rewrite (SPEC.md section 9.3).
+    if (ch.bytes && !wait_ && s.capturing()) return s.fail(BLAS_BATCHED_ERR_UNSUPPORTED);
+    if (collect()) {
       ch.codes_at = at.take(std::size_t(ch.problems) * sizeof(int));
       ch.list_at = at.take(cuda::info_list_bytes(ch.problems));
     }
@@ -467,6 +500,24 @@ class DeviceRun {
     return 0;
   }
 
+  // Device pointer arrays: what the check pass needs of segment i (its arrays at its first
+  // problem, the argument numbers of the pointers its problems need).
+  cuda::PointerCheckRun check_run(const Chunk &ch, int64_t i) const {
+    const Segment &sg = ch.segs[i];
+    cuda::PointerCheckRun r;
+    const unsigned needed = c_.needed_pointers(groups_[sg.group].group);
+    int a = 0;
+    for (const ArgRef &arg : c_.pointer_arrays()) {
+      if (a < cuda::kMaxPointerArgs && (needed >> a & 1u)) {
+        r.arrays[a] = static_cast<const void *const *>(arg.ptr) + sg.first;
+        r.position[a] = arg.pos;
+      }
+      ++a;
+    }
+    r.count = sg.count, r.chunk_pos = sg.chunk_pos, r.first = sg.first;
+    return r;
+  }
+
   // Each thread, over its block of segments: their places (pointer block, table, units) and
   // descriptions; then, over its share of problems, the pointer arrays of unevenly spaced
   // runs (a skipped problem's C as NULL: the kernels leave it alone).
@@ -476,8 +527,10 @@ class DeviceRun {
     my_segments(ch, lo, hi);
     Tally at = ch.tally[omp_get_thread_num() + 1];
     const ChunkPlace place = chunk_place(ch);
+    auto *check_table = reinterpret_cast<cuda::PointerCheckRun *>(ch.host + ch.checks_at);
     for (int64_t i = lo; i < hi; ++i) {
       Segment &sg = ch.segs[i];
+      if (device_arrays()) (ch.nseg > cuda::kInlineCheckRuns ? check_table[i] : ch.checks[i]) = check_run(ch, i);
       if (sg.ptr_index >= 0) sg.ptr_index = at.block, at.block += sg.count;
       if (sg.config < 0) continue;
       sg.table_pos = at.count[sg.config]++;
@@ -520,7 +573,7 @@ class DeviceRun {
   ChunkPlace chunk_place(const Chunk &ch) const {
     ChunkPlace p;
     p.pointer_block = ch.device, p.block_problems = ch.block_problems;
-    if constexpr (A::kNumericInfo) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
+    if (collect()) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
     return p;
   }
 
@@ -530,8 +583,15 @@ class DeviceRun {
     using Run = typename A::Run;
     if (ch.bytes && s.slot_upload(slot, ch.bytes)) return s.status();
     int *codes = chunk_place(ch).codes;
-    if constexpr (A::kNumericInfo)
-      if (cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
+    if (collect() && cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
+    if (device_arrays()) {
+      const bool table = ch.nseg > cuda::kInlineCheckRuns;
+      if (cuda::check_pointers(s, table ? nullptr : ch.checks.data(),
+                               table ? reinterpret_cast<const cuda::PointerCheckRun *>(ch.device + ch.checks_at)
+                                     : nullptr,
+                               int(ch.nseg), ch.problems, codes, device_info_))
+        return s.status();
+    }
     for (int c = 0; c < A::kConfigs; ++c) {
       if (!ch.count[c]) continue;
       const bool table = ch.count[c] > A::kInline;
@@ -545,7 +605,7 @@ class DeviceRun {
       if (ch.segs[i].config == kRunVendor &&
           A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
-    if constexpr (A::kNumericInfo) {
+    if (collect()) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
           s.slot_release(slot))
         return s.status();
@@ -584,9 +644,16 @@ class DeviceRun {
     return 0;
   }
 
+  bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
+  // Codes come back through the info channel: numerical ones, and NULL entries of device
+  // pointer arrays in a blocking call (the return value counts them).
+  bool collect() const { return A::kNumericInfo || (device_arrays() && wait_); }
+
   const Call &c_;
   std::vector<DeviceGroup> &groups_;
   Backend backend_;
+  int *device_info_ = nullptr;
+  bool wait_ = true;
   // A device's host buffers. Kept per thread between calls: large allocations are fresh
   // pages each time, and faulting in a few MB per call costs more than a chunk's work.
   struct Buffers {

@@ -47,6 +47,7 @@ struct Adapter<GemmCall<T>> {
     int config_aligned = 0, config_any = 0;  // the kernel for runs whose addresses are / are not
                                              // 16-byte aligned (flat kernels need them)
     const void *const *arrays[kOperands];  // the caller's pointer arrays, kernel operand order
+    int arg_of[kOperands];  // each operand's pointer argument (index into pointer_arrays())
     unsigned needed = 0;  // operands that must not be NULL (A, B when m, n, k > 0; C when m, n > 0)
     unsigned used = 0;    // operands the kernels read or write (A, B only when alpha != 0, k > 0)
   };
@@ -67,6 +68,7 @@ struct Adapter<GemmCall<T>> {
     d.arrays[0] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.B : c.A);
     d.arrays[1] = reinterpret_cast<const void *const *>(cm.swap_ab ? c.A : c.B);
     d.arrays[2] = reinterpret_cast<const void *const *>(c.C);
+    d.arg_of[0] = cm.swap_ab ? 1 : 0, d.arg_of[1] = cm.swap_ab ? 0 : 1, d.arg_of[2] = 2;
     const bool mn = r.m > 0 && r.n > 0;
     d.needed = mn ? (r.k > 0 ? 7u : 4u) : 0u;
     d.used = mn ? (r.read_ab ? 7u : 4u) : 0u;
@@ -100,6 +102,8 @@ struct Adapter<GemmCall<T>> {
       if (s.ptr_index >= 0) {
         ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
         ops[o]->step = 0, ops[o]->array = true;
+      } else if (s.device_array) {
+        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
       } else {
         ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem, ops[o]->array = false;
       }
@@ -110,23 +114,25 @@ struct Adapter<GemmCall<T>> {
   // Whether a segment can take the strided form: every used operand evenly spaced in whole
   // elements (no NULL problems: those need the array form, where the kernels skip them).
   static bool strided_ok(const Group &d, const Segment &s) {
-    if (!s.strided || s.skipped) return false;
+    if (!s.strided || s.skipped || s.device_array) return false;
     for (int o = 0; o < kOperands; ++o)
       if ((d.used >> o & 1u) && s.stride[o] % int64_t(sizeof(T))) return false;
     return true;
   }
 
-  // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems); the
-  // flat kernels need 16-byte aligned addresses and strides.
+  // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems, and
+  // nobody on the host looked into device pointer arrays); the flat kernels need 16-byte
+  // aligned addresses and strides (unknown behind device pointer arrays).
   static int plan_config(const Group &d, const Segment &s, const Run &r) {
     if constexpr (!gpu_arithmetic<T>) {
       return 0;
     } else {
       // A group split over chunks: its short tail is not worth a cuBLAS call either.
       const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
-      if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
+      if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && !s.device_array &&
+          cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
-      bool aligned = (s.address_bits & 15) == 0;
+      bool aligned = (s.address_bits & 15) == 0 && !s.device_array;
       for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;
       return aligned ? d.config_aligned : d.config_any;
     }

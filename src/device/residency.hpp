@@ -80,10 +80,19 @@ struct Residency {
   int ordinal = -1;
 };
 
+// Problem p's matrix of pointer argument `index` (ArgRef a): from the host pointer array, or
+// from the strided call's base and stride.
+template <class Call>
+const void *problem_pointer(const Call &c, int index, const ArgRef &a, int64_t p) {
+  if (c.addressing == Addressing::strided) return c.strided_address(index, p);
+  return static_cast<const void *const *>(a.ptr)[p];
+}
+
 // The group's residency from the first and last problem of each pointer array it uses (a
 // query per matrix would cost too much; SPEC.md section 5). Returns 0, -k for the first pointer
 // argument whose residency differs from the first non-NULL pointer's (the group is then
-// invalid), or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
+// invalid), or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell. Not for pointer arrays in
+// device memory (the host cannot read them: the arrays decide, SPEC.md section 9.2).
 template <class Call>
 int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyCache &cache, Residency &res) {
   bool have = false;
@@ -92,12 +101,14 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   for (const ArgRef &a : c.pointer_arrays()) {
     // An array whose matrices are empty is never touched (it may even be NULL): its
     // residency does not count.
-    if (!pointer_array_used(c, g, index++)) continue;
-    const auto ptrs = static_cast<const void *const *>(a.ptr);
+    const int i = index++;
+    if (!pointer_array_used(c, g, i)) continue;
+    const void *head = problem_pointer(c, i, a, off);
     for (int64_t p : {off, off + count - 1}) {
-      if (!ptrs[p] || (p != off && ptrs[p] == ptrs[off])) continue;  // one-problem groups: once
+      const void *ptr = problem_pointer(c, i, a, p);
+      if (!ptr || (p != off && ptr == head)) continue;  // one-problem groups: once
       cuda::PointerInfo r;
-      if (int st = cache.query(ptrs[p], r)) return st;
+      if (int st = cache.query(ptr, r)) return st;
       if (!have) res = {r.device, r.ordinal}, have = true;
       else if (r.device != res.device || r.ordinal != res.ordinal) return -a.pos;
     }
@@ -107,12 +118,12 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   // decides, never a guess of host memory.
   index = 0;
   for (const ArgRef &a : c.pointer_arrays()) {
-    if (!pointer_array_used(c, g, index++)) continue;
-    const auto ptrs = static_cast<const void *const *>(a.ptr);
+    const int i = index++;
+    if (!pointer_array_used(c, g, i)) continue;
     for (int64_t p = off; p < off + count; ++p)
-      if (ptrs[p]) {
+      if (const void *ptr = problem_pointer(c, i, a, p)) {
         cuda::PointerInfo r;
-        if (int st = cache.query(ptrs[p], r)) return st;
+        if (int st = cache.query(ptr, r)) return st;
         res = {r.device, r.ordinal};
         return 0;
       }

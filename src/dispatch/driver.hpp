@@ -10,6 +10,7 @@
 #include "record.hpp"
 
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace bb {
@@ -38,7 +39,7 @@ int check_call(const Call &c, int64_t *first) {
       }
     for (const ArgRef &a : c.group_arrays())
       if (!a.ptr) fail(a.pos);
-    if (total > 0)
+    if (total > 0 && c.addressing != Addressing::strided)  // strided: the bases, checked per group
       for (const ArgRef &a : c.pointer_arrays())
         if (!a.ptr) fail(a.pos);
   }
@@ -46,8 +47,50 @@ int check_call(const Call &c, int64_t *first) {
   return bad;
 }
 
+// Where a call's pointer arrays and info live (SPEC.md section 9.2): one query per non-NULL
+// pointer array and one for info. Pointer arrays in device memory switch the call to
+// Addressing::device_arrays. Returns 0, -k for the first pointer array whose kind differs
+// from the first one's, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
+template <class Call>
+int locate_arrays(Call &c, device::ResidencyCache &cache, int &array_device, int &info_device) {
+  array_device = info_device = -1;
+  cuda::PointerInfo r;
+  if (c.info) {
+    if (int st = cache.query(c.info, r)) return st;
+    if (r.device) info_device = r.ordinal;
+  }
+  if (c.addressing != Addressing::host_arrays) return 0;
+  bool have = false, device = false;
+  for (const ArgRef &a : c.pointer_arrays()) {
+    if (!a.ptr) continue;
+    if (int st = cache.query(a.ptr, r)) return st;
+    if (!have) have = true, device = r.device, array_device = r.device ? r.ordinal : -1;
+    else if (r.device != device || (device && r.ordinal != array_device)) return -a.pos;
+  }
+  if (device) c.addressing = Addressing::device_arrays;
+  return 0;
+}
+
+// Info in device memory, written on the device: each group's problems get 0 (computed, or
+// nothing to compute) or the group's -k; ranges of equal codes in one operation each. The
+// device's kernels then write the codes they find (NULL entries of device pointer arrays).
+inline int write_group_info(cuda::Session &s, int *info, const int64_t *first, const GroupRecord *groups, int G) {
+  int64_t from = 0;
+  int value = 0;
+  for (int g = 0; g <= G; ++g) {
+    const bool end = g == G;
+    if (!end && first[g + 1] == first[g]) continue;  // no problems
+    if (end || groups[g].code != value) {
+      if (cuda::info_fill(s, info + from, (end ? first[G] : first[g]) - from, value)) return s.status();
+      if (!end) from = first[g], value = groups[g].code;
+    }
+  }
+  return s.status();
+}
+
 template <class T, class Call>
-int run_call_unguarded(const Call &c, CallRecord &rec) {
+int run_call_unguarded(const Call &caller, CallRecord &rec) {
+  Call c = caller;  // its addressing and info change below
   rec.start(Call::routine, traits<T>::name());
   // The record's arrays are the plan; sizing them is the call's only allocation per group,
   // done before anything is touched.
@@ -68,6 +111,13 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
   using DeviceAdapter = device::Adapter<Call>;
   const bool gpu = cuda::available();
   const uint64_t call_id = gpu ? device::ResidencyCache::next_call() : 0;
+  int array_device = -1, info_device = -1;
+  if (gpu)
+    if (int st = locate_arrays(c, device::ResidencyCache::for_call(call_id), array_device, info_device))
+      return rec.result = st;  // nothing touched
+  // Device pointer arrays: the host cannot read them, so the device does all the work.
+  if (c.addressing == Addressing::device_arrays && (!DeviceAdapter::native || backend == Backend::reference))
+    return rec.result = BLAS_BATCHED_ERR_UNSUPPORTED;
   bool unsupported = false, unknown_memory = false, any_device = false, any_lapack = false;
   double host_work = 0;
   // Residency queries on helper threads go to the caller's device (CUDA's current device is
@@ -84,10 +134,15 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
       if (count > 0) {
         device::Residency res;
         int mixed = 0;
-        if (gpu) {
+        if (gpu && c.addressing == Addressing::device_arrays) {
+          res = {true, array_device};
+        } else if (gpu) {
           mixed = device::group_residency(c, g, off, count, device::ResidencyCache::for_call(call_id), res);
           if (mixed == BLAS_BATCHED_ERR_DEVICE) unknown_memory = true, mixed = 0;
         }
+        // Strided addressing comes here with device data only (api/strided.hpp builds
+        // pointer arrays for the host).
+        if (c.addressing == Addressing::strided && !res.device && !mixed) unsupported = true;
         if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
         gr.code = c.check_group(g);
         if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
@@ -117,19 +172,49 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
       if (on_device(groups[g].where))
         device_groups.push_back({g, first[g], first[g + 1] - first[g], groups[g].ordinal});
 
+  // info in device memory: written on the device when the whole call runs there on info's
+  // device with nothing read per problem on the host; otherwise filled in host memory and
+  // copied at the end (SPEC.md section 9.2).
+  const bool direct = c.addressing != Addressing::host_arrays;
+  int *device_info = nullptr;
+  std::vector<int> info_copy;
+  if (info_device >= 0) {
+    bool on_device = direct && DeviceAdapter::native && backend != Backend::reference;
+    for (const device::DeviceGroup &d : device_groups) on_device = on_device && d.ordinal == info_device;
+    if (on_device) {
+      device_info = c.info, c.info = nullptr;
+    } else {
+      info_copy.resize(std::size_t(first[G]));  // before anything is touched
+      c.info = info_copy.data();
+    }
+  }
+  // Non-blocking (SPEC.md section 9.3): nothing of the call needs the host after the
+  // enqueue. Numerical codes would (the info channel merges them on the host).
+  const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || DeviceAdapter::kNumericInfo;
   if (t_plan > 0)
     std::fprintf(stderr, "blas_batched: group checks %.3f ms (%d groups, %zu on the device, %ld residency queries so far)\n",
                  (omp_get_wtime() - t_plan) * 1e3, G, device_groups.size(), device::ResidencyCache::queries().load());
   // Device work is queued first (the host pass over device groups' pointers is part of it),
   // so host groups run while the GPU works. Then one pass over the host problems.
-  device::DeviceRun<T, Call> device(c, device_groups, backend);
-  if (int st = device.prepare()) {  // nothing touched yet
+  device::DeviceRun<T, Call> device(c, device_groups, backend, device_info, wait);
+  // The session of info's device first: sessions restore the device current before them, last
+  // in first out, so the caller ends on its own device.
+  std::unique_ptr<cuda::Session> info_session;
+  int prepared = 0;
+  if (device_info) {
+    info_session = std::make_unique<cuda::Session>(info_device);
+    prepared = info_session->status();
+  }
+  if (!prepared) prepared = device.prepare();
+  if (prepared) {  // nothing touched yet
     device.finish(rec.device_ms);
     if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
-    return rec.result = st;
+    return rec.result = prepared;
   }
+  // Ordered before the device work on the same stream: its codes come after.
+  int info_status = device_info ? write_group_info(*info_session, device_info, first, groups, G) : 0;
   const double t_start = t_plan > 0 ? omp_get_wtime() : 0;
-  int device_status = device.start();
+  int device_status = info_status ? info_status : device.start();
   const double t_host = t_plan > 0 ? omp_get_wtime() : 0;
   bool alloc_failed = false;
   const host::GroupTable table{first, groups, G, host_work, any_lapack};
@@ -141,6 +226,14 @@ int run_call_unguarded(const Call &c, CallRecord &rec) {
                  "waiting for the device %.3f ms\n", (omp_get_wtime() - t_plan) * 1e3, (t_start - t_plan) * 1e3,
                  (t_host - t_start) * 1e3, (t_finish - t_host) * 1e3, (omp_get_wtime() - t_finish) * 1e3);
   if (!device_status) device_status = finished;
+  if (info_session && wait && !info_status) info_status = info_session->sync();  // no device groups
+  info_session.reset();
+  if (!info_copy.empty()) {  // info in device memory, filled on the host
+    cuda::Session s(info_device);
+    if (!s.upload(caller.info, info_copy.data(), info_copy.size() * sizeof(int))) s.sync();
+    if (!info_status) info_status = s.status();
+  }
+  if (!device_status) device_status = info_status;
   failures += device.failures();
   for (const device::DeviceGroup &d : device_groups) groups[d.group].where = d.where;
   if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);

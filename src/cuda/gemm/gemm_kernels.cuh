@@ -204,13 +204,15 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
     const int m = G.m, n = G.n, k = G.k;
     const int64_t p = u - G.unit_begin;
     uint4 *C = in_launch ? reinterpret_cast<uint4 *>(operand_at<S>(G.C, p)) : nullptr;
-    const bool active = C != nullptr;  // a NULL C in array form: a problem the host skipped
+    const uint4 *A = C && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
+    const uint4 *B = C && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
+    // A NULL pointer in array form: a problem skipped (the host's pass over the pointers, or
+    // the device's for pointer arrays in device memory, reported it).
+    const bool active = C && (!G.read_ab || (A && B));
     const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
     const int va = m * k / VEC, vbn = k * n / VEC, vc = m * n / VEC;
     uint4 ra[Shape::LOADS], rb[Shape::LOADS], rc[Shape::LOADS];
     if (active) {
-      const uint4 *A = G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
-      const uint4 *B = G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
 #pragma unroll
       for (int l = 0; l < Shape::LOADS; ++l) {
         const int v = t + l * TEAM;
@@ -325,9 +327,9 @@ __global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(
       i0 = unsigned(tile % tiles_m) * TILE, j0 = unsigned(tile / tiles_m) * TILE;
     }
     S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
-    const bool active = C != nullptr;  // a NULL C in array form: a problem the host skipped
-    const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
-    const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
+    const S *A = C && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
+    const S *B = C && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
+    const bool active = C && (!G.read_ab || (A && B));  // NULL pointers: a skipped problem (see gemm_flat)
     const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;  // widened where multiplied
     // C is loaded first so its latency hides behind A and B.
     S cv[TM][TN];

@@ -22,7 +22,66 @@ __global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, Inf
   }
 }
 
+__global__ void fill_kernel(int *info, int64_t n, int value) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
+    info[i] = value;
+}
+
+struct InlineCheckRuns {
+  PointerCheckRun runs[kInlineCheckRuns];
+};
+
+__global__ void check_kernel(const __grid_constant__ InlineCheckRuns inline_runs, const PointerCheckRun *table,
+                             int count, int64_t problems, int *codes, int *info) {
+  const PointerCheckRun *runs = table ? table : inline_runs.runs;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < problems;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    int lo = 0, hi = count - 1;  // the last run starting at or before i
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (runs[mid].chunk_pos <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    const PointerCheckRun &r = runs[lo];
+    const int64_t j = i - r.chunk_pos;
+    if (j >= r.count) continue;
+    int code = 0;
+    for (int a = kMaxPointerArgs - 1; a >= 0; --a)  // the lowest argument number wins
+      if (r.position[a] && !r.arrays[a][j]) code = -r.position[a];
+    if (!code) continue;
+    if (codes) codes[i] = code;
+    if (info) info[r.first + j] = code;
+  }
+}
+
 }  // namespace
+
+int info_fill(Session &s, int *info, int64_t n, int value) {
+  if (s.status() || n <= 0) return s.status();
+  const auto st = static_cast<cudaStream_t>(s.stream());
+  s.started();
+  if (value == 0) return s.check(cudaMemsetAsync(info, 0, std::size_t(n) * sizeof(int), st));
+  constexpr int kThreads = 256;
+  const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+  s.clear_stale_error();
+  fill_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, value);
+  return s.check_launch();
+}
+
+int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,
+                   int64_t problems, int *codes, int *info) {
+  if (s.status() || problems <= 0 || count <= 0 || (!codes && !info)) return s.status();
+  InlineCheckRuns in{};
+  if (!device_runs)
+    for (int i = 0; i < count && i < kInlineCheckRuns; ++i) in.runs[i] = host_runs[i];
+  constexpr int kThreads = 256;
+  const int64_t blocks = std::min<int64_t>((problems + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+  s.started();
+  s.clear_stale_error();
+  check_kernel<<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(s.stream())>>>(in, device_runs, count,
+                                                                                        problems, codes, info);
+  return s.check_launch();
+}
 
 int info_clear(Session &s, int *codes, int64_t n, void *list_device) {
   if (s.status()) return s.status();

@@ -38,4 +38,26 @@ int info_clear(Session &s, int *codes, int64_t n, void *list_device);
 // first `copied` entries to list_host (pinned). n < 2^31.
 int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied);
 
+// Writes `value` into info[0, n) of device memory, on the session's stream (0 by a memset).
+int info_fill(Session &s, int *info, int64_t n, int value);
+
+// ---- pointer arrays in device memory (SPEC.md section 9.2): the host never reads them, so
+// their NULL entries are found on the device, before the routine's kernels (which skip a
+// problem with a NULL pointer they need).
+constexpr int kMaxPointerArgs = 3;
+struct PointerCheckRun {
+  const void *const *arrays[kMaxPointerArgs] = {};  // at the run's first problem
+  int32_t position[kMaxPointerArgs] = {};  // argument numbers, ascending; 0: not needed
+  int64_t count = 0;
+  int64_t chunk_pos = 0;  // its first problem among the chunk's (codes)
+  int64_t first = 0;      // its first problem in the call (info)
+};
+constexpr int kInlineCheckRuns = 8;
+// Problem i of a run gets -position of its first NULL needed pointer, written to codes
+// (chunk order) and to info (call order, device memory) where they are not null. Runs by
+// value (count <= kInlineCheckRuns: `host_runs`) or a table in device memory sorted by
+// chunk_pos (`device_runs`). `problems`: the chunk's.
+int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,
+                   int64_t problems, int *codes, int *info);
+
 }  // namespace bb::cuda

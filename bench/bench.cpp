@@ -10,7 +10,10 @@
 // so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped) as the
 // kernel-only vendor reference, and errors against a host computation in double.
 // native-strided (gemm, both modes) times the same matrices through the strided entry point
-// BLAS_gemm_batched_strided_<prec>, for one group of back-to-back matrices.
+// BLAS_gemm_batched_strided_<prec>, for one group of back-to-back matrices; native-devptr (gemm,
+// device mode) through the group API with the pointer arrays and info in device memory, next to
+// cublas-batched (cublas<t>gemmBatched on the same device arrays). --nonblocking-loop times N
+// non-blocking strided calls and one synchronize against N cublas<t>gemmStridedBatched.
 // --one-per-group makes every problem its own group (the same data, group_count = problems),
 // --compare-groups times both forms of each call, --variable-sizes times one call of problems of
 // random orders, each its own group. Device rows carry a floor (floor_ms, pct_floor): what the
@@ -27,6 +30,7 @@
 //                      --backend native,vendor,cublas-direct,vendor-grouped --check
 //   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
 //   blas_batched_bench --device gpu --prec r64 --variable-sizes 2:32 --batch 100000 --check
+//   blas_batched_bench --device gpu --prec r64 --sizes 4 --batch 1000 --nonblocking-loop 1000 --check
 #include "../src/common/typed_api.hpp"
 
 #include <algorithm>
@@ -60,6 +64,7 @@
 // link and run (host mode) against a library built before them; device mode checks for them.
 #pragma weak blas_batched_set_cuda_stream
 #pragma weak blas_batched_last_device_ms
+#pragma weak blas_batched_set_blocking
 
 namespace {
 
@@ -78,6 +83,7 @@ struct Options {
   bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
   int var_lo = 0, var_hi = 0;  // --variable-sizes LO:HI (0: off); one problem per group
+  long nb_loop = 0;        // --nonblocking-loop N (0: off)
   std::string device = "auto";  // auto | gpu | host
   std::string csv, tag;
 };
@@ -86,9 +92,11 @@ const char *const kRoutines[] = {"gemm", "trsm", "trmm", "getrf", "getri", "potr
 #define BB_NAME(suffix, PublicT, T) #suffix,
 const char *const kPrecs[] = {BB_FOR_EACH_PRECISION(BB_NAME)};
 #undef BB_NAME
-const char *const kBackends[] = {"native", "native-strided", "vendor", "reference", "auto", "cublas-direct",
-                                 "vendor-grouped"};
-bool device_only(const std::string &b) { return b == "cublas-direct" || b == "vendor-grouped"; }
+const char *const kBackends[] = {"native", "native-strided", "native-devptr", "vendor", "reference", "auto",
+                                 "cublas-direct", "cublas-batched", "vendor-grouped"};
+bool device_only(const std::string &b) {
+  return b == "native-devptr" || b == "cublas-direct" || b == "cublas-batched" || b == "vendor-grouped";
+}
 // BLAS_gemm_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm only, one group of
 // evenly spaced matrices.
 bool strided_only(const std::string &b) { return b == "native-strided"; }
@@ -96,6 +104,12 @@ bool has(const std::vector<std::string> &v, const char *x) { return std::find(v.
 std::string join(const std::vector<std::string> &v) {
   std::string out;
   for (const std::string &x : v) out += (out.empty() ? "" : ",") + x;
+  return out;
+}
+
+std::string join_ints(const std::vector<int> &v) {
+  std::string out;
+  for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
   return out;
 }
 
@@ -121,9 +135,16 @@ Lists are comma-separated; [...] is the default.
                     is left for them); it needs one group of evenly spaced matrices, so it is
                     an error with --scatter, --mixed, --groups G > 1, --one-per-group,
                     --compare-groups or --variable-sizes;
-                    cublas-direct, vendor-grouped: cuBLAS called directly, device mode only
-                    (host rows skip them with a note, an error if no backend is left; device
-                    rows skip reference with a note)  [host native,vendor,reference;
+                    native-devptr: the group API (BLAS_BATCHED_BACKEND=native) with the A, B, C
+                    pointer arrays and info in device memory (SPEC 9.2), the same matrices and
+                    groups as native; with --check, info must also come back all 0;
+                    cublas-direct, cublas-batched, vendor-grouped: cuBLAS called directly:
+                    <t>gemmStridedBatched (with --scatter <t>gemmBatched), one call per size;
+                    <t>gemmBatched on native-devptr's device pointer arrays, one call per size
+                    (no c16, r128, c128: a note; not with --variable-sizes);
+                    <t>gemmGroupedBatched. native-devptr and the cuBLAS ones are device mode
+                    only (host rows skip them with a note, an error if no backend is left;
+                    device rows skip reference with a note)  [host native,vendor,reference;
                     device native,vendor,cublas-direct, and vendor-grouped with --mixed]
   --check           fill the error column: host rows against the reference backend's output
                     (run first, added if missing), device rows against a host computation in
@@ -148,6 +169,19 @@ Lists are comma-separated; [...] is the default.
                     n 0, sizes LO:HI, layout variable; notes give time(vendor-grouped) /
                     time(native). Not with --sizes, --gb, --mixed, --groups,
                     --one-per-group, --compare-groups, --scatter  [off]
+  --nonblocking-loop N
+                    device mode, gemm only, in place of the other rows: per precision, N
+                    back-to-back calls of BLAS_gemm_batched_strided_<prec> made non-blocking
+                    (blas_batched_set_blocking(0), the bench's stream, info in device memory)
+                    and one stream synchronize, against N cublas<t>gemmStridedBatched calls on
+                    the same stream and one synchronize. Rows native-strided-nb and
+                    cublas-direct, layout strided/nonblocking-loop: time_ms = the wall clock
+                    from before the first call to after the synchronize / N (median of --reps
+                    loops, after 3 warm-up calls), notes give time(cublas-direct) /
+                    time(native-strided-nb); --check also needs the device info all 0. Needs
+                    one size in --sizes and --batch; not with --device host, --gb, --mixed,
+                    --groups, --one-per-group, --compare-groups, --scatter, --variable-sizes,
+                    --backend  [off]
   --device MODE     auto: gemm on the GPU if this build has CUDA and a GPU is usable, else
                     host; gpu: the same, but no usable GPU is an error; host: host memory only.
                     Routines other than gemm always run in host mode  [auto]
@@ -172,7 +206,11 @@ device, else the per-group part (evenly spaced pointers are not uploaded). The f
 call's: the same on every backend's row of a call, except native-strided's, whose API reads no
 pointer arrays: call_floor_ms is one empty kernel and one stream synchronize (no upload), and
 floor_ms = max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes /
-copy_gbps, call_floor_ms). notes: free text (no commas).
+copy_gbps, call_floor_ms); and native-devptr's, whose pointer arrays and info are device memory
+(nothing per problem on the host): the same call_floor_ms, and floor_ms = max(per-group bytes /
+host_read_gbps, matrix bytes / copy_gbps, call_floor_ms). --nonblocking-loop rows, per call:
+call_floor_ms = (N empty kernels back to back and one synchronize) / N, floor_ms = max(matrix
+bytes / copy_gbps, call_floor_ms). notes: free text (no commas).
 
 Timing reliability: a warning on stderr, once, when the 1-minute load average (/proc/loadavg)
 is above half the number of CPUs before the run, and one per row whose slowest repetition took
@@ -275,6 +313,7 @@ Options parse(int argc, char **argv) {
     else if (a == "--compare-groups") o.compare_groups = true;
     else if (a == "--scatter") o.scatter = true;
     else if (a == "--variable-sizes") variable_sizes(a, val(), o);
+    else if (a == "--nonblocking-loop") o.nb_loop = to_long(a, val(), 1, 1000000000L);
     else if (a == "--device") {
       o.device = val();
       if (o.device != "auto" && o.device != "gpu" && o.device != "host")
@@ -303,8 +342,23 @@ Options parse(int argc, char **argv) {
     for (const auto &c : clash)
       if (c.first) throw Usage(std::string("--variable-sizes: not with ") + c.second);
     if (o.routines != std::vector<std::string>{"gemm"}) throw Usage("--variable-sizes: --routine gemm only");
-    if (std::find(o.backends.begin(), o.backends.end(), "cublas-direct") != o.backends.end())
-      throw Usage("--variable-sizes: cublas-direct takes one order per call (native, vendor, vendor-grouped)");
+    for (const char *b : {"cublas-direct", "cublas-batched"})
+      if (has(o.backends, b))
+        throw Usage(std::string("--variable-sizes: ") + b +
+                    " takes one order per call (native, native-devptr, vendor, vendor-grouped)");
+  }
+  if (o.nb_loop) {  // one strided call shape, timed as a loop: its own rows, its own backends
+    if (o.device == "host") throw Usage("--nonblocking-loop: device mode only, not with --device host");
+    const std::pair<bool, const char *> clash[] = {
+        {o.gb != 0, "--gb (it needs --batch)"},
+        {groups > 1, "--groups"}, {o.mixed && groups <= 1, "--mixed"}, {o.one_per_group, "--one-per-group"},
+        {o.compare_groups, "--compare-groups"}, {o.scatter, "--scatter"}, {o.var_hi > 0, "--variable-sizes"},
+        {o.backends_given, "--backend (it times native-strided-nb and cublas-direct)"}};
+    for (const auto &c : clash)
+      if (c.first) throw Usage(std::string("--nonblocking-loop: one strided call per loop, not with ") + c.second);
+    if (o.routines != std::vector<std::string>{"gemm"}) throw Usage("--nonblocking-loop: --routine gemm only");
+    if (o.sizes.size() != 1) throw Usage("--nonblocking-loop: one size (--sizes N), got " + join_ints(o.sizes));
+    if (o.batch == 0) throw Usage("--nonblocking-loop: needs --batch");
   }
   if (has(o.backends, "native-strided")) {
     // One group of evenly spaced matrices, whatever the mode (host rows ignore --scatter, but
@@ -329,7 +383,7 @@ Options parse(int argc, char **argv) {
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
                   " (native-strided is gemm only" +
                   (std::any_of(o.backends.begin(), o.backends.end(), device_only)
-                       ? std::string("; cublas-direct and vendor-grouped: device mode only")
+                       ? std::string("; native-devptr and the cuBLAS ones: device mode only")
                        : std::string()) +
                   ")");
   }
@@ -938,6 +992,19 @@ struct Gpu {
     }
     return median(t);
   }
+  // The fixed cost per call of a loop of `calls` non-blocking calls: as many empty kernels back
+  // to back and one synchronize, on the wall clock, / calls; the median of 5 after a warm-up.
+  double loop_floor(long calls) {
+    std::vector<double> t;
+    for (int r = 0; r < 6; ++r) {
+      const double t0 = now_ms();
+      for (long i = 0; i < calls; ++i)
+        CUDA_OK(cudaLaunchKernel((const void *)empty, dim3(1), dim3(1), nullptr, 0, stream));
+      CUDA_OK(cudaStreamSynchronize(stream));
+      if (r >= 1) t.push_back((now_ms() - t0) / calls);
+    }
+    return median(t);
+  }
 };
 
 // ---- direct cuBLAS calls, per element type (alpha = 1, beta = 0.5, NN, square) ----
@@ -989,6 +1056,10 @@ cublasStatus_t cu_strided(cublasHandle_t h, int n, const T *A, const T *B, T *C,
                                       C, cu_type<T>(), n, stride, batch, cu_compute<T>(), CUBLAS_GEMM_DEFAULT);
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
+
+// cu_batched's precisions: typed s, d, c, z, and r16 through the Ex entry. cuBLAS has no
+// c16 batched gemm (its Ex entries take no CUDA_C_16F), nor anything for r128 and c128.
+template <class T> constexpr bool cublas_batched_ok = cublas_typed<T> || std::is_same_v<T, bb::half>;
 
 // Pointer-array batch; dA, dB, dC are device arrays of device pointers.
 template <class T>
@@ -1075,6 +1146,7 @@ struct DevCase {
   std::vector<std::vector<T *>> ptr[3];  // host pointer arrays [operand][set][problem], for the API
   T **dptr = nullptr;                    // device copies [set][operand][problem], for cuBLAS
   std::vector<int> info;
+  int *dinfo = nullptr;                  // info in device memory (native-devptr, --nonblocking-loop)
   // Per-group arguments of the API and grouped cuBLAS calls, built once outside the timing:
   // one entry per size group, or with one_per_group one per problem (same pointers).
   std::vector<int> gn, gsize;
@@ -1095,11 +1167,12 @@ struct DevCase {
     for (T *b : buf)
       if (b) CUDA_OK(cudaFree(b));
     if (dptr) CUDA_OK(cudaFree(dptr));
+    if (dinfo) CUDA_OK(cudaFree(dinfo));
   }
   int group_of(long p) const { return int(std::upper_bound(first.begin(), first.end(), p) - first.begin()) - 1; }
 
   // Empty string: ready; otherwise why the case cannot run.
-  std::string setup(Gpu &gpu, bool scatter_, bool want_dptr) {
+  std::string setup(Gpu &gpu, bool scatter_, bool want_dptr, bool want_dinfo) {
     scatter = scatter_;
     int G = int(n.size());
     for (int g = 0; g < G; ++g) {
@@ -1149,6 +1222,7 @@ struct DevCase {
                              cudaMemcpyHostToDevice));
     }
     info.assign(total, 0);
+    if (want_dinfo) CUDA_OK(cudaMalloc(&dinfo, total * sizeof(int)));
     set_groups(false);
     return "";
   }
@@ -1180,16 +1254,24 @@ struct DevCase {
                         ptr[1][s].data(), d, half_.data(), ptr[2][s].data(), d, groups(), gsize.data(),
                         info.data());
   }
+  // native-devptr: the same call with the device copies of the pointer arrays and info in device
+  // memory (the library detects both, SPEC 9.2); the per-group arguments stay host memory.
+  int devptr_call(int s) {
+    const int *d = gn.data();
+    return Api<T>::gemm(BLAS_ColMajor, nt.data(), nt.data(), d, d, d, one.data(), const_cast<T **>(dp(s, 0)), d,
+                        const_cast<T **>(dp(s, 1)), d, half_.data(), const_cast<T **>(dp(s, 2)), d, groups(),
+                        gsize.data(), dinfo);
+  }
   int groups() const { return int(gn.size()); }
   // native-strided: one group of back-to-back matrices, problem p of set s at
   // buf[o] + s * set_elems + p n^2 (the addresses of ptr[o][s]), through the strided entry point.
   bool strided_ok() const { return n.size() == 1 && groups() == 1 && !scatter; }
-  int strided_call(int s) {
+  int strided_call(int s, int *inf) {
     const int m = n[0];
     const int64_t st = int64_t(m) * m;
     const std::size_t base = std::size_t(s) * set_elems;
     return Api<T>::gemm_strided(BLAS_ColMajor, BLAS_NoTrans, BLAS_NoTrans, m, m, m, one.data(), buf[0] + base, m, st,
-                                buf[1] + base, m, st, half_.data(), buf[2] + base, m, st, count[0], info.data());
+                                buf[1] + base, m, st, half_.data(), buf[2] + base, m, st, count[0], inf);
   }
   T *const *dp(int s, int o) const { return dptr + (std::size_t(s) * 3 + o) * total; }
   // cuBLAS as a user would call it: strided per group (pointer arrays if scattered).
@@ -1202,6 +1284,15 @@ struct DevCase {
         std::size_t base = s * set_elems + goff[g];
         st = cu_strided<T>(h, n[g], buf[0] + base, buf[1] + base, buf[2] + base, (long long)n[g] * n[g], count[g]);
       }
+      if (st != CUBLAS_STATUS_SUCCESS) return st;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+  }
+  // cublas-batched: cuBLAS's pointer-array form on the same device arrays, one call per size.
+  cublasStatus_t cublas_batched(cublasHandle_t h, int s) {
+    for (std::size_t g = 0; g < n.size(); ++g) {
+      const long f = first[g];
+      cublasStatus_t st = cu_batched<T>(h, n[g], dp(s, 0) + f, dp(s, 1) + f, dp(s, 2) + f, count[g]);
       if (st != CUBLAS_STATUS_SUCCESS) return st;
     }
     return CUBLAS_STATUS_SUCCESS;
@@ -1229,6 +1320,20 @@ struct DevCase {
     CUDA_OK(cudaMemcpyAsync(h.data(), d, h.size() * sizeof(T), cudaMemcpyDeviceToHost, st));
     CUDA_OK(cudaStreamSynchronize(st));
     return h;
+  }
+  // Before a checked call: device info set to -1 everywhere, so a problem the call leaves
+  // unwritten shows. After it: "" when all of info came back 0, else what did not.
+  void poison_dinfo(cudaStream_t st) { CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), st)); }
+  std::string dinfo_zero(cudaStream_t st) {
+    std::vector<int> h(std::size_t(total), 0);
+    CUDA_OK(cudaMemcpyAsync(h.data(), dinfo, h.size() * sizeof(int), cudaMemcpyDeviceToHost, st));
+    CUDA_OK(cudaStreamSynchronize(st));
+    long bad = 0, at = -1;
+    for (long p = 0; p < total; ++p)
+      if (h[p] != 0 && bad++ == 0) at = p;
+    if (!bad) return "";
+    return "device info: " + std::to_string(bad) + " problem(s) not 0 (first: problem " + std::to_string(at) +
+           " info " + std::to_string(h[at]) + ")";
   }
   // Runs `call` once more on set 0 and compares the sampled outputs with alpha*A*B + beta*C0
   // computed in double: max over samples of ||C - Cref||_F / (|alpha| ||A|| ||B|| + |beta| ||C0||).
@@ -1267,6 +1372,21 @@ struct DevCase {
   }
 };
 
+// Appends to a row's notes (one CSV field: no commas).
+void add_note(Row &r, std::string note) {
+  std::replace(note.begin(), note.end(), ',', ';');
+  r.notes += (r.notes.empty() ? "" : "; ") + note;
+}
+// time(theirs) / time(mine) in the notes of mine's row, when the call has both rows (native-devptr
+// against cublas-batched: vs_cublas stays against cublas-direct on every row).
+void note_ratio(std::vector<Row> &rows, const char *theirs, const char *mine) {
+  const Row *t = nullptr;
+  for (const Row &r : rows)
+    if (r.backend == theirs) t = &r;
+  for (Row &r : rows)
+    if (t && r.backend == mine) add_note(r, std::string(theirs) + "/" + mine + num(t->ms / r.ms, " %.2fx", " -"));
+}
+
 // --variable-sizes: time(vendor-grouped) / time(native) in the notes of the call's rows, or why
 // vendor-grouped has no row (cuBLAS lacks the precision).
 void note_grouped_ratio(std::vector<Row> &rows, const std::string &grouped_why) {
@@ -1278,8 +1398,8 @@ void note_grouped_ratio(std::vector<Row> &rows, const std::string &grouped_why) 
   std::string note;
   if (native && grouped) note = "vendor-grouped/native " + num(grouped->ms / native->ms, "%.2fx", "-");
   else if (!grouped_why.empty()) note = "no vendor-grouped: " + grouped_why;
-  std::replace(note.begin(), note.end(), ',', ';');  // one CSV field
-  for (Row &r : rows) r.notes = note;
+  if (!note.empty())
+    for (Row &r : rows) add_note(r, note);
 }
 
 // The floor of one API gemm call on this machine, the same on every backend's row of it
@@ -1288,10 +1408,12 @@ void note_grouped_ratio(std::vector<Row> &rows, const std::string &grouped_why) 
 struct Floor {
   double ms = NAN, call_ms = NAN;
 };
+// Host bytes of one group's arguments: transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta.
+template <class T>
+constexpr double gemm_group_bytes() { return 2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T); }
 template <class T>
 Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
-  // transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta
-  const double group_bytes = groups * (2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T));
+  const double group_bytes = groups * gemm_group_bytes<T>();
   const double host_bytes = problems * (3.0 * sizeof(T *) + sizeof(int)) + group_bytes;  // A, B, C, info
   Floor f;
   f.call_ms = gpu.call_floor(std::size_t(per_problem_upload ? host_bytes : group_bytes));
@@ -1308,6 +1430,17 @@ Floor strided_gemm_floor(Gpu &gpu, long problems, double matrix_bytes) {
   Floor f;
   f.call_ms = gpu.call_floor(0);  // one empty kernel, one synchronize
   const double host_ms = problems * double(sizeof(int)) / (gpu.host_read_gbps * 1e6);
+  f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
+  return f;
+}
+
+// The floor of one group call with device pointer arrays and device info (native-devptr): nothing
+// per problem is read or uploaded by the host; the per-group arguments are still read there.
+template <class T>
+Floor devptr_gemm_floor(Gpu &gpu, long groups, double matrix_bytes) {
+  Floor f;
+  f.call_ms = gpu.call_floor(0);  // one empty kernel, one synchronize
+  const double host_ms = groups * gemm_group_bytes<T>() / (gpu.host_read_gbps * 1e6);
   f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
   return f;
 }
@@ -1373,11 +1506,12 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
     backends = {"native", "vendor", "cublas-direct"};
     if (sizes.size() > 1) backends.push_back("vendor-grouped");
   }
-  bool want_dptr = std::find(backends.begin(), backends.end(), "vendor-grouped") != backends.end() ||
-                   (o.scatter && std::find(backends.begin(), backends.end(), "cublas-direct") != backends.end());
+  const bool devptr_wanted = has(backends, "native-devptr");
+  const bool want_dptr = has(backends, "vendor-grouped") || devptr_wanted || has(backends, "cublas-batched") ||
+                         (o.scatter && has(backends, "cublas-direct"));
   const std::string shape = variable ? std::to_string(o.var_lo) + ":" + std::to_string(o.var_hi) : join_sizes(sizes);
   std::string label = std::string("gemm ") + prec + " n=" + shape;
-  std::string why = c.setup(gpu, o.scatter, want_dptr);
+  std::string why = c.setup(gpu, o.scatter, want_dptr, devptr_wanted);
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
     return;
@@ -1392,6 +1526,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
     const Floor floor = gemm_floor<T>(gpu, c.total, c.groups(), o.scatter || one_per_group || variable, total_bytes);
     Floor sfloor;  // native-strided's
     if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_gemm_floor<T>(gpu, c.total, total_bytes);
+    Floor dfloor;  // native-devptr's
+    if (devptr_wanted) dfloor = devptr_gemm_floor<T>(gpu, c.groups(), total_bytes);
     std::vector<Row> mine;
     std::string grouped_why;  // why vendor-grouped has no row
     for (const std::string &backend : backends) {
@@ -1402,8 +1538,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       }
       // Each backend is a callable on set s that returns "" or what went wrong.
       std::function<std::string(int)> call;
-      const bool strided = strided_only(backend);
-      bool api = backend == "native" || backend == "vendor" || backend == "auto" || strided;
+      const bool strided = strided_only(backend), devptr = backend == "native-devptr";
+      bool api = backend == "native" || backend == "vendor" || backend == "auto" || strided || devptr;
       if (strided && !c.strided_ok()) {  // parse() refuses the options that lead here
         std::fprintf(stderr, "%s native-strided: skipped, the call is not one group of evenly spaced matrices\n",
                      label.c_str());
@@ -1412,7 +1548,13 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       if (strided) {
         setenv("BLAS_BATCHED_BACKEND", "native", 1);
         call = [&](int s) {
-          int rc = c.strided_call(s);
+          int rc = c.strided_call(s, c.info.data());
+          return rc == 0 ? std::string() : rc_text(rc);
+        };
+      } else if (devptr) {
+        setenv("BLAS_BATCHED_BACKEND", "native", 1);
+        call = [&](int s) {
+          int rc = c.devptr_call(s);
           return rc == 0 ? std::string() : rc_text(rc);
         };
       } else if (api) {
@@ -1421,10 +1563,15 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
           int rc = c.api_call(s);
           return rc == 0 ? std::string() : rc_text(rc);
         };
-      } else if (backend == "cublas-direct" || backend == "vendor-grouped") {
-        bool grouped = backend == "vendor-grouped";
-        call = [&, grouped](int s) {
-          cublasStatus_t st = grouped ? c.cublas_grouped(gpu.blas, s) : c.cublas_direct(gpu.blas, s);
+      } else if (backend == "cublas-batched" && !cublas_batched_ok<T>) {
+        std::fprintf(stderr, "%s cublas-batched: left out, cuBLAS has no batched gemm for %s\n", label.c_str(), prec);
+        continue;
+      } else if (backend == "cublas-direct" || backend == "cublas-batched" || backend == "vendor-grouped") {
+        const char which = backend == "vendor-grouped" ? 'g' : backend == "cublas-batched" ? 'b' : 'd';
+        call = [&, which](int s) {
+          cublasStatus_t st = which == 'g'   ? c.cublas_grouped(gpu.blas, s)
+                              : which == 'b' ? c.cublas_batched(gpu.blas, s)
+                                             : c.cublas_direct(gpu.blas, s);
           return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
         };
       } else if (backend == "reference") {
@@ -1467,8 +1614,8 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       Row row;
       row.device = gpu.name, row.routine = "gemm", row.prec = prec, row.backend = backend;
       row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = shape;
-      // cublas-direct stays one strided (or pointer-array) call per size: it has no groups.
-      bool grouped_here = backend != "cublas-direct";
+      // cublas-direct and cublas-batched stay one call per size: they have no groups.
+      bool grouped_here = backend != "cublas-direct" && backend != "cublas-batched";
       row.batch = c.total, row.groups = grouped_here ? c.groups() : int(sizes.size()), row.tag = o.tag;
       row.layout = o.scatter ? "scatter" : variable ? "variable" : "strided", row.rot = c.rot, row.reps = int(t.size());
       if (one_per_group && grouped_here) row.layout += "/one-per-group";
@@ -1479,24 +1626,118 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
       row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
       row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
-      row.floor_ms = strided ? sfloor.ms : floor.ms, row.call_floor_ms = strided ? sfloor.call_ms : floor.call_ms;
+      const Floor &f = strided ? sfloor : devptr ? dfloor : floor;
+      row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
       if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
       if (o.check) {
+        if (devptr) c.poison_dinfo(gpu.stream);
         row.error = c.check(gpu, call, why);
-        if (!why.empty()) std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
+        if (why.empty() && devptr) why = c.dinfo_zero(gpu.stream);
+        if (!why.empty()) {
+          std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
+          if (devptr) add_note(row, "check failed: " + why);  // the rows carry it too: the call ran but is wrong
+        }
       }
       mine.push_back(row);
     }
     unsetenv("BLAS_BATCHED_BACKEND");
     if (variable) note_grouped_ratio(mine, grouped_why);
+    note_ratio(mine, "cublas-batched", "native-devptr");
     finish_case(mine, out);
     done.push_back(mine);
   }
   if (done.size() == 2) compare_groups(done[0], done[1]);
 }
 
+// --nonblocking-loop: N strided calls made non-blocking, then one synchronize, against N
+// cublas<t>gemmStridedBatched on the same stream and one synchronize; one row each, time per call.
+template <class T>
+void run_nonblocking_loop(const Options &o, Gpu &gpu, Out &out) {
+  const char *prec = traits<T>::name();
+  const int n = o.sizes[0];
+  const long N = o.nb_loop;
+  DevCase<T> c;
+  c.n = {n}, c.count = {int(o.batch)};
+  const std::string label = std::string("gemm ") + prec + " n=" + std::to_string(n) + " nonblocking-loop";
+  std::string why = c.setup(gpu, false, false, true);
+  if (!why.empty()) {
+    std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
+    return;
+  }
+  const double fl = c.total * flops("gemm", n, traits<T>::complex), total_bytes = c.total * bytes("gemm", n, sizeof(T));
+  Floor lf;
+  lf.call_ms = gpu.loop_floor(N);
+  lf.ms = std::fmax(total_bytes / (gpu.copy_gbps * 1e6), lf.call_ms);
+  // The calls must go to the bench's stream (they are timed by its synchronize); whatever
+  // happens, the thread is blocking again afterwards (the rest of the bench times blocking calls).
+  int rc = blas_batched_set_cuda_stream(gpu.stream);
+  if (rc != 0) throw std::runtime_error("blas_batched_set_cuda_stream " + rc_text(rc));
+  struct Blocking {
+    ~Blocking() { blas_batched_set_blocking(1); }
+  } restore;
+  setenv("BLAS_BATCHED_BACKEND", "native", 1);
+  std::vector<Row> rows;
+  for (const char *backend : {"native-strided-nb", "cublas-direct"}) {
+    const bool native = backend[0] == 'n';
+    std::function<std::string(int)> call;
+    if (native)
+      call = [&](int s) {
+        int r = c.strided_call(s, c.dinfo);
+        return r == 0 ? std::string() : rc_text(r);
+      };
+    else
+      call = [&](int s) {
+        cublasStatus_t st = c.cublas_direct(gpu.blas, s);
+        return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
+      };
+    rc = blas_batched_set_blocking(native ? 0 : 1);
+    if (rc != 0) throw std::runtime_error("blas_batched_set_blocking " + rc_text(rc));
+    for (int i = 0; i < 3 && why.empty(); ++i) why = call(i % c.rot);  // warm-up: the library's first call allocates
+    if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
+    std::vector<double> t;
+    long next = 3;  // input sets in turn, as the other rows: each evicted from L2 before its reuse
+    for (int r = 0; r < o.reps && why.empty(); ++r) {
+      const double t0 = now_ms();
+      for (long i = 0; i < N && why.empty(); ++i) why = call(int(next++ % c.rot));
+      CUDA_OK(cudaStreamSynchronize(gpu.stream));
+      t.push_back((now_ms() - t0) / N);
+    }
+    if (!why.empty()) {
+      std::fprintf(stderr, "%s %s: skipped, %s\n", label.c_str(), backend, why.c_str());
+      why.clear();
+      continue;
+    }
+    Row row;
+    row.device = gpu.name, row.routine = "gemm", row.prec = prec, row.backend = backend;
+    row.n = n, row.sizes = std::to_string(n), row.batch = c.total, row.groups = 1, row.tag = o.tag;
+    row.layout = "strided/nonblocking-loop", row.rot = c.rot, row.reps = int(t.size());
+    row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
+    row.max_ms = *std::max_element(t.begin(), t.end());
+    row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
+    row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
+    row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
+    row.floor_ms = lf.ms, row.call_floor_ms = lf.call_ms;
+    add_note(row, "loop of " + std::to_string(N) + " calls and one synchronize; time per call");
+    if (o.check) {  // the library's call checked as timed: non-blocking, info in device memory
+      if (native) c.poison_dinfo(gpu.stream);
+      row.error = c.check(gpu, call, why);
+      if (why.empty() && native) why = c.dinfo_zero(gpu.stream);
+      if (!why.empty()) {
+        std::fprintf(stderr, "%s %s: check call failed, %s\n", label.c_str(), backend, why.c_str());
+        add_note(row, "check failed: " + why);
+        why.clear();
+      }
+    }
+    rows.push_back(row);
+  }
+  unsetenv("BLAS_BATCHED_BACKEND");
+  note_ratio(rows, "cublas-direct", "native-strided-nb");
+  finish_case(rows, out);
+}
+
 template <class T>
 void run_device_prec(const Options &o, Gpu &gpu, Out &out) {
+  if (o.nb_loop) return run_nonblocking_loop<T>(o, gpu, out);
   if (o.var_hi) return run_device_case<T>(o, gpu, variable_orders(o), std::vector<int>(std::size_t(o.batch), 1), out);
   if (o.mixed) return run_device_case<T>(o, gpu, o.sizes, device_counts(o, o.sizes, sizeof(T)), out);
   for (int n : o.sizes) run_device_case<T>(o, gpu, {n}, device_counts(o, {n}, sizeof(T)), out);
@@ -1555,6 +1796,14 @@ int run(int argc, char **argv) {
 #endif
   if (o.var_hi && !use_gpu)
     throw Usage("--variable-sizes: device mode only, and gemm runs in host mode here (--device host, or no usable GPU)");
+  if (o.nb_loop && !use_gpu) throw Usage("--nonblocking-loop: device mode only, and there is no usable GPU here");
+#if BB_BENCH_CUDA
+  if (o.nb_loop && !&blas_batched_set_blocking) {
+    std::fprintf(stderr, "blas_batched_bench: --nonblocking-loop: the library lacks blas_batched_set_blocking "
+                         "(built before it)\n");
+    return 1;
+  }
+#endif
   // Backends that cannot run in a mode: skipped with a note, an error if none is left.
   bool any_host = std::any_of(o.routines.begin(), o.routines.end(),
                               [&](const std::string &r) { return !(use_gpu && r == "gemm"); });

@@ -2,7 +2,8 @@
 # The bench's command line (CTest bench_cli): --help names every option the parser accepts, bad
 # values exit non-zero with one line on stderr and no row, columns that do not apply are empty
 # in the CSV, --one-per-group and --compare-groups report the right group counts, native-strided
-# is refused where it cannot run and checked where it can. Host mode only (potrf, and gemm with
+# is refused where it cannot run and checked where it can, the device-only backends (native-devptr,
+# cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode. Host mode only (potrf, and gemm with
 # --device host), so it runs the same with or without a GPU; every run is tiny.
 #   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
 set -uo pipefail
@@ -31,10 +32,12 @@ opts=$(grep -oE 'a == "-[-a-z]+"' "$src" | grep -oE '"-[-a-z]+"' | tr -d '"' | s
 for opt in $opts --help -h; do
   grep -qE -- "(^|[ ,])$opt([ ,]|$)" "$tmp/help" || fail "--help does not mention $opt"
 done
-# ... every backend, native-strided among them, ...
-for b in native native-strided vendor reference auto cublas-direct vendor-grouped; do
+# ... every backend, native-strided among them, and the non-blocking loop's row names, ...
+for b in native native-strided native-devptr vendor reference auto cublas-direct cublas-batched vendor-grouped \
+  native-strided-nb; do
   grep -qE -- "(^|[ ,])$b([ ,:;]|$)" "$tmp/help" || fail "--help does not mention the backend $b"
 done
+grep -q 'strided/nonblocking-loop' "$tmp/help" || fail "--help does not name the non-blocking loop's layout"
 # ... and the device rows' floor columns.
 for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
   grep -qw -- "$col" "$tmp/help" || fail "--help does not describe the column $col"
@@ -49,6 +52,7 @@ bad=(
   "--gb 0" "--gb -1" "--gb abc" "--gb nan" "--reps 0" "--reps -1" "--reps two"
   "--backend bogus" "--backend native,bogus" "--routine bogus" "--routine potrf,bogus" "--prec r99" "--prec ''"
   "--device bogus" "--backend cublas-direct" "--backend vendor-grouped,cublas-direct"
+  "--backend native-devptr" "--backend cublas-batched" "--backend cublas-batched,native-devptr"
   "--groups 2" "--groups x" "--tag a,b"
   # --variable-sizes LO:HI: the form, the range, and what it does not combine with (potrf: gemm only).
   "--variable-sizes 5:2" "--variable-sizes x" "--variable-sizes 4" "--variable-sizes 2:" "--variable-sizes :8"
@@ -57,6 +61,7 @@ bad=(
   "--routine gemm --variable-sizes 2:4 --one-per-group" "--routine gemm --variable-sizes 2:4 --scatter"
   "--routine gemm --variable-sizes 2:4 --gb 1" "--routine gemm --variable-sizes 2:4 --backend native,cublas-direct"
   "--routine gemm --device host --variable-sizes 2:4"
+  "--routine gemm --variable-sizes 2:4 --backend native,cublas-batched"
   # native-strided: gemm only (potrf has no other backend here), one group of evenly spaced matrices.
   "--backend native-strided" "--backend native-strided,cublas-direct" "--routine gemm,potrf --backend native-strided"
   "--routine gemm --backend native-strided --scatter" "--routine gemm --backend native,native-strided --scatter"
@@ -79,6 +84,46 @@ for args in "${bad[@]}"; do
   [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
   [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
 done
+
+# --nonblocking-loop: device mode, gemm, one size and --batch, rows of its own; each refusal says why.
+nbl=(--routine gemm --prec r64 --sizes 4 --batch 10 --reps 1 --nonblocking-loop 5 --csv "$tmp/bad.csv")
+nbad=(
+  "--device host|device mode only" "--sizes 4,8|one size" "--mixed|--mixed" "--sizes 4,8 --groups 2|--groups"
+  "--scatter|--scatter" "--one-per-group|--one-per-group" "--compare-groups|--compare-groups" "--gb 1|--gb"
+  "--backend native|--backend" "--backend native-strided-nb|unknown" "--routine gemm,potrf|gemm only"
+  "--routine potrf|gemm only" "--nonblocking-loop 0|must be >= 1" "--nonblocking-loop x|not an integer"
+  "--nonblocking-loop|needs a value"
+)
+for case in "${nbad[@]}"; do
+  args=${case%%|*} why=${case#*|}
+  rm -f "$tmp/bad.csv"
+  eval "extra=($args)"
+  "$bench" "${nbl[@]}" "${extra[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  what="bench --nonblocking-loop 5 ... $args"
+  [ $rc -eq 2 ] || fail "$what: exit $rc, not 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$tmp/err")"
+  grep -q -- "$why" "$tmp/err" || fail "$what: stderr does not say '$why': $(cat "$tmp/err")"
+  [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
+  [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
+done
+# Without --sizes (three by default), without --batch, with --variable-sizes in place of --sizes.
+for args in "--sizes 4|needs --batch" "--batch 10|one size" "--variable-sizes 2:4 --batch 10|--variable-sizes"; do
+  eval "extra=(${args%%|*})"
+  "$bench" --routine gemm --reps 1 --nonblocking-loop 5 "${extra[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] || fail "--nonblocking-loop ${args%%|*}: exit $rc, not 2"
+  grep -q -- "^blas_batched_bench: --nonblocking-loop: .*${args#*|}" "$tmp/err" ||
+    fail "--nonblocking-loop ${args%%|*}: stderr does not say '${args#*|}': $(cat "$tmp/err")"
+done
+# A valid loop where no GPU is usable (--device auto): exit 2, nothing run.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  rm -f "$tmp/bad.csv"
+  "$bench" "${nbl[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  [ $rc -eq 2 ] || fail "--nonblocking-loop without a GPU: exit $rc, not 2"
+  grep -q '^blas_batched_bench: --nonblocking-loop: device mode only' "$tmp/err" ||
+    fail "--nonblocking-loop without a GPU: no message: $(cat "$tmp/err")"
+  [ "$(rows "$tmp/out")" -eq 0 ] || fail "--nonblocking-loop without a GPU: printed a result row"
+  [ ! -e "$tmp/bad.csv" ] || fail "--nonblocking-loop without a GPU: wrote a CSV"
+fi
 
 # A tiny valid run: one row, error empty (no check), no "nan" anywhere.
 ok=(--routine potrf --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
@@ -113,6 +158,18 @@ awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-10) }' || fail "--check: native error $
 [ $rc -eq 0 ] || fail "native,cublas-direct exited $rc"
 grep -q 'cublas-direct: device mode only' "$tmp/err" || fail "native,cublas-direct: no note on stderr"
 [ "$(rows "$tmp/out")" -eq 1 ] || fail "native,cublas-direct: expected one row"
+# The same for native-devptr and cublas-batched, on potrf and on gemm in host mode (checked).
+"$bench" "${ok[@]}" --backend native,native-devptr,cublas-batched >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "native,native-devptr,cublas-batched exited $rc"
+grep -q 'native-devptr,cublas-batched: device mode only' "$tmp/err" ||
+  fail "native,native-devptr,cublas-batched: no note on stderr: $(cat "$tmp/err")"
+[ "$(rows "$tmp/out")" -eq 1 ] || fail "native,native-devptr,cublas-batched: expected one row"
+"$bench" --routine gemm --device host --prec r64 --sizes 3 --batch 100 --reps 1 --check \
+  --backend native-devptr,native,cublas-batched --csv "$tmp/dp.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "gemm --device host native-devptr exited $rc: $(cat "$tmp/err")"
+grep -q 'native-devptr,cublas-batched: device mode only' "$tmp/err" || fail "gemm --device host native-devptr: no note"
+[ "$(cut -d, -f4 "$tmp/dp.csv" | tail -n +2 | tr '\n' ' ')" = "reference native " ] ||
+  fail "gemm --device host native-devptr: rows $(cut -d, -f4 "$tmp/dp.csv" | tail -n +2 | tr '\n' ' ')"
 
 # native-strided (host mode): the strided entry point on the same matrices, checked against the
 # reference like the others; one group, layout strided.

@@ -4,8 +4,8 @@
 For each device x routine x precision: GFLOP/s against n and % of the copy bandwidth against n
 (two panels), one line per backend; dashed lines show the device-side (kernel_ms) figures where
 the CSV has them. Calls of several groups get a bar chart per routine; small-batch rows (host
-overhead case), shuffled-pointer (scatter) and variable-size rows are listed on stdout, with the
-floor columns (floor_ms, pct_floor) where the CSV has them.
+overhead case), shuffled-pointer (scatter), variable-size and non-blocking loop rows are listed on
+stdout, with the floor columns (floor_ms, pct_floor) where the CSV has them.
 
     python3 bench/plot.py bench/results/gemm-sweep-NVIDIA-H100-80GB-HBM3.csv [more.csv ...]
                           [--out DIR] [--overview-only]
@@ -32,8 +32,10 @@ PREC_ORDER = ["r16", "c16", "r32", "c32", "r64", "c64", "r128", "c128"]
 BACKEND_STYLE = {  # fixed colours so every figure reads the same
     "native": "tab:blue",
     "native-strided": "tab:purple",
+    "native-devptr": "tab:brown",
     "vendor": "tab:orange",
     "cublas-direct": "tab:green",
+    "cublas-batched": "tab:olive",
     "vendor-grouped": "tab:red",
     "reference": "tab:gray",
 }
@@ -91,7 +93,7 @@ def draw_panels(ax_fl, ax_bw, rows, title):
         ax_fl.plot(x, [r["gflops"] for r in rs], "o-", color=c, label=b, ms=4)
         ax_bw.plot(x, [r["pct_bw"] for r in rs], "o-", color=c, label=b, ms=4)
         # Device-side time of the library's calls: differs from the whole call where host work shows.
-        if b in ("native", "native-strided", "vendor") and any(not math.isnan(r["kernel_pct_bw"]) for r in rs):
+        if b in ("native", "native-strided", "native-devptr", "vendor") and any(not math.isnan(r["kernel_pct_bw"]) for r in rs):
             kfl = [r["gflops"] * r["time_ms"] / r["kernel_ms"] if r["kernel_ms"] > 0 else math.nan for r in rs]
             ax_fl.plot(x, kfl, "--", color=c, label=b + " (kernel)", lw=1)
             ax_bw.plot(x, [r["kernel_pct_bw"] for r in rs], "--", color=c, label=b + " (kernel)", lw=1)
@@ -220,6 +222,15 @@ def main():
             n = r["sizes"] if r["n"] == 0 else str(r["n"])
             print(f"  {r['device']:28s} {r['prec']:5s} {r['layout']:9s} {r['backend']:14s} {n:>6s} {r['batch']:9d} "
                   f"{r['time_ms']:9.4f} {r['gbps']:8.1f} {r['floor_ms']:9.4f} {r['pct_floor']:6.1f}  {r['notes']}")
+    # --nonblocking-loop: N non-blocking calls and one synchronize, time per call, against cuBLAS.
+    loops = [r for r in rows if r["layout"] == "strided/nonblocking-loop"]
+    if loops:
+        print("non-blocking loops (time per call of N calls and one synchronize):")
+        print(f"  {'device':28s} {'prec':5s} {'backend':17s} {'n':>4s} {'batch':>7s} "
+              f"{'time_ms':>9s} {'floor_ms':>9s} {'%floor':>6s}  notes")
+        for r in loops:
+            print(f"  {r['device']:28s} {r['prec']:5s} {r['backend']:17s} {r['n']:4d} {r['batch']:7d} "
+                  f"{r['time_ms']:9.4f} {r['floor_ms']:9.4f} {r['pct_floor']:6.1f}  {r['notes']}")
     for p in written:
         print("wrote", p)
 

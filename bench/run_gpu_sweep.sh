@@ -19,7 +19,13 @@ sizes=2,4,8,16,24,32,48,64,96,128,192,256
 # native-strided: the same matrices through BLAS_gemm_batched_strided_<prec>, side by side with
 # the group API (native) and cublas<t>gemmStridedBatched (cublas-direct): issue 8's targets are
 # its pct_bw (n = 2..32) and vs_cublas (every n) in these rows.
-for p in r64 r32 c64 c32 r16; do
+# native-devptr: the group API on pointer arrays and info in device memory (SPEC 9.2), against
+# cublas<t>gemmBatched on the same device arrays (cublas-batched; notes: its time over native-devptr's).
+for p in r64 r32; do
+  run --routine gemm --prec $p --sizes $sizes \
+    --backend native,native-strided,native-devptr,vendor,cublas-direct,cublas-batched
+done
+for p in c64 c32 r16; do
   run --routine gemm --prec $p --sizes $sizes --backend native,native-strided,vendor,cublas-direct
 done
 run --routine gemm --prec c16 --sizes 2,4,8,16,24,32,64,128 --backend native,native-strided,vendor
@@ -31,6 +37,11 @@ done
 # one upload, one empty kernel, one synchronize; native-strided's: no upload).
 for p in r64 r32; do
   run --routine gemm --prec $p --sizes 4 --batch 1000 --backend native,native-strided,vendor --reps 50
+done
+# Non-blocking calls: 1000 strided calls of 1000 problems of n = 4 queued back to back, one
+# synchronize, against 1000 cublas<t>gemmStridedBatched on the same stream (time per call).
+for p in r64 r32; do
+  run --routine gemm --prec $p --sizes 4 --batch 1000 --nonblocking-loop 1000
 done
 # Pointer arrays that are not evenly spaced (shuffled matrices): uploaded once per call, which
 # floor_ms counts; cublas-direct takes them as device pointer arrays uploaded beforehand. (No

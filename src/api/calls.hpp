@@ -68,6 +68,7 @@ struct CallBase {
   int *info;
   Addressing addressing = Addressing::host_arrays;
   StridedBase strided[3];  // Addressing::strided: per pointer argument, pointer_arrays() order
+  uint64_t residency_call = 0;  // a residency cache already filled for this call (ResidencyCache)
   // The matrix of pointer argument `index` for problem p, strided addressing.
   const void *strided_address(int index, int64_t p) const {
     const StridedBase &s = strided[index];

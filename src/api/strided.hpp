@@ -55,17 +55,19 @@ constexpr int64_t kStridedChunk = int64_t(1) << 20;
 
 // Whether the GPU computes the call from its bases: every base the problems need is memory of
 // one device, the routine has GPU arithmetic for T, and the backend is not the reference.
+// Its queries go to the cache of the call numbered `call`, which run_call goes on with.
 template <class Call, int N>
-bool strided_on_device(const Call &c, const StridedOperand (&ops)[N]) {
+bool strided_on_device(const Call &c, const StridedOperand (&ops)[N], uint64_t call) {
   if (!device::Adapter<Call>::native || !cuda::available()) return false;
   Backend backend;
   if (!backend_from_env(backend) || backend == Backend::reference) return false;
   const unsigned needed = c.needed_pointers(0);
+  device::ResidencyCache &cache = device::ResidencyCache::for_call(call);
   int ordinal = -1;
   for (int i = 0; i < N; ++i) {
     if (!(needed >> i & 1u)) continue;
     cuda::PointerInfo r;
-    if (!ops[i].base || cuda::query_pointer(ops[i].base, r) || !r.device) return false;
+    if (!ops[i].base || cache.query(ops[i].base, r) || !r.device) return false;
     if (ordinal >= 0 && r.ordinal != ordinal) return false;  // the group call reports it
     ordinal = r.ordinal;
   }
@@ -74,9 +76,9 @@ bool strided_on_device(const Call &c, const StridedOperand (&ops)[N]) {
 
 // The device ordinal of `info` when it is device memory, else -1 (also when the runtime
 // cannot tell: run_call reports that).
-inline int info_device_of(const int *info) {
+inline int info_device_of(const int *info, uint64_t call) {
   cuda::PointerInfo r;
-  if (!info || !cuda::available() || cuda::query_pointer(info, r) || !r.device) return -1;
+  if (!info || !cuda::available() || device::ResidencyCache::for_call(call).query(info, r) || !r.device) return -1;
   return r.ordinal;
 }
 
@@ -113,7 +115,8 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
       ++i;
     }
   }
-  const int info_device = info_device_of(info);
+  const uint64_t call = cuda::available() ? device::ResidencyCache::next_call() : 0;
+  const int info_device = info_device_of(info, call);
   if (code) {
     if (info_device >= 0) {
       cuda::Session s(info_device);
@@ -125,9 +128,9 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
     return batch_count;
   }
 
-  if (strided_on_device(c, ops)) {
+  if (strided_on_device(c, ops, call)) {
     for (int i = 0; i < N; ++i) c.strided[i] = {ops[i].base, ops[i].stride * int64_t(ops[i].elem)};
-    c.addressing = Addressing::strided;
+    c.addressing = Addressing::strided, c.residency_call = call;
     const int size = batch_count;
     c.group_count = 1, c.group_sizes = &size, c.info = info;
     return run_call<T>(c);  // every argument checked: no code in the group API's numbering

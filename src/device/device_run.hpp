@@ -316,7 +316,9 @@ class DeviceRun {
       sg.group = mine[i], sg.first = dg.offset + (lo - start[i]), sg.count = hi - lo;
       sg.chunk_pos = ch.starts[j] = lo - ch.begin;
       ch.desc[j] = A::describe(c_, dg.group, dg.count, backend_);
-      dg.where = A::where(ch.desc[j]);
+      // Device pointer arrays never go to the vendor library (plan_config): the host cannot
+      // see their NULL entries.
+      dg.where = device_arrays() ? Where::cuda_kernel : A::where(ch.desc[j]);
       if (!ch.by_segments) start_segment(ch.desc[j], sg);
     }
   }

@@ -110,7 +110,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const double t_plan = device::debug_timing() ? omp_get_wtime() : 0;
   using DeviceAdapter = device::Adapter<Call>;
   const bool gpu = cuda::available();
-  const uint64_t call_id = gpu ? device::ResidencyCache::next_call() : 0;
+  // The strided entry points have asked about their bases already, in this call's cache.
+  const uint64_t call_id = !gpu ? 0 : c.residency_call ? c.residency_call : device::ResidencyCache::next_call();
   int array_device = -1, info_device = -1;
   if (gpu)
     if (int st = locate_arrays(c, device::ResidencyCache::for_call(call_id), array_device, info_device))

@@ -53,6 +53,15 @@ __device__ __forceinline__ S *operand_at(const DevOperand &o, int64_t i) {
   return const_cast<S *>(static_cast<const S *>(o.p)) + i * o.step;
 }
 
+// A NULL C, or a NULL A or B where the problem needs them (k > 0, even when alpha = 0 leaves
+// them unread: SPEC.md section 4.2), in array form: a problem skipped, which the pass over the
+// pointers (the host's, or the device's for pointer arrays in device memory) reported.
+__device__ __forceinline__ bool missing_input(const GemmSeg &G, int64_t p) {
+  if (G.k == 0) return false;
+  return (G.A.array && !static_cast<const void *const *>(G.A.p)[p]) ||
+         (G.B.array && !static_cast<const void *const *>(G.B.p)[p]);
+}
+
 template <class S, int TILE_, int TM_, int TN_>
 struct TileShape {
   static constexpr int TILE = TILE_, TM = TM_, TN = TN_;
@@ -204,11 +213,9 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
     const int m = G.m, n = G.n, k = G.k;
     const int64_t p = u - G.unit_begin;
     uint4 *C = in_launch ? reinterpret_cast<uint4 *>(operand_at<S>(G.C, p)) : nullptr;
-    const uint4 *A = C && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
-    const uint4 *B = C && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
-    // A NULL pointer in array form: a problem skipped (the host's pass over the pointers, or
-    // the device's for pointer arrays in device memory, reported it).
-    const bool active = C && (!G.read_ab || (A && B));
+    const bool active = C && !missing_input(G, p);
+    const uint4 *A = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
+    const uint4 *B = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
     const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
     const int va = m * k / VEC, vbn = k * n / VEC, vc = m * n / VEC;
     uint4 ra[Shape::LOADS], rb[Shape::LOADS], rc[Shape::LOADS];
@@ -327,9 +334,9 @@ __global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(
       i0 = unsigned(tile % tiles_m) * TILE, j0 = unsigned(tile / tiles_m) * TILE;
     }
     S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
-    const S *A = C && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
-    const S *B = C && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
-    const bool active = C && (!G.read_ab || (A && B));  // NULL pointers: a skipped problem (see gemm_flat)
+    const bool active = C && !missing_input(G, p);
+    const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
+    const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
     const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;  // widened where multiplied
     // C is loaded first so its latency hides behind A and B.
     S cv[TM][TN];

@@ -2,7 +2,7 @@
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
-# (default: test sanitize bench). From the device tool:
+# (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -34,6 +34,12 @@ if has test; then
   (cd "$build" && ctest -j 1 -L gpu --output-on-failure --timeout 900 > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
   echo "tests $(( $(date +%s) - t1 )) s"
   grep -hE "tests passed|tests failed|Failed|\(Failed\)|Not Run|Skipped" "$out/ctest-cpu-$gpu.log" "$out/ctest-gpu-$gpu.log" | tail -12
+fi
+if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
+  t1=$(date +%s)
+  (cd "$build" && ctest -j 1 -L gpu --output-on-failure --timeout 900 > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
+  echo "gpu tests $(( $(date +%s) - t1 )) s"
+  grep -hE "tests passed|tests failed|\(Failed\)|Not Run|Skipped" "$out/ctest-gpu-$gpu.log" | tail -8
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
@@ -82,6 +88,21 @@ PY
     done
   done > "$out/kernels-$gpu.log" 2>&1
   cat "$out/kernels-$gpu.log"
+fi
+if has extbench; then
+  # The extensions alone (strided, device pointer arrays, non-blocking), r64 and r32, against
+  # cuBLAS; and the kernels of a non-blocking loop (ncu).
+  bench=$build/bench/blas_batched_bench
+  for p in r64 r32; do
+    "$bench" --routine gemm --prec $p --sizes 2,4,8,16,24,32,48,64,128,256 --device gpu --check \
+      --backend native-strided,native-devptr,cublas-direct,cublas-batched --csv "$out/ext-$p-$gpu.csv"
+    "$bench" --routine gemm --prec $p --sizes 4 --batch 1000 --nonblocking-loop 1000 --device gpu --check \
+      --csv "$out/ext-nb-$p-$gpu.csv"
+    ncu --csv --metrics gpu__time_duration.sum -k regex:'gemm_|gemmk|Kernel' "$bench" --routine gemm --prec $p \
+      --sizes 4 --batch 1000 --nonblocking-loop 20 --reps 1 --device gpu 2> /dev/null |
+      python3 -c "import csv,sys; r=[x for x in csv.reader(sys.stdin) if len(x)>10 and x[-3]=='gpu__time_duration.sum']; import collections; d=collections.defaultdict(list); [d[x[4][:60]].append(float(x[-1].replace(',',''))) for x in r]; [print('ncu $p', k, len(v), 'launches, median', sorted(v)[len(v)//2], r[0][-2]) for k,v in d.items()]"
+  done > "$out/extbench-$gpu.log" 2>&1
+  grep -E "^gemm|^ncu|rout" "$out/extbench-$gpu.log"
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

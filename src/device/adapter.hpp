@@ -30,6 +30,9 @@ struct Segment {
   int64_t skipped = 0;    // problems with a NULL pointer (info -k, not run)
   // Filled by planning:
   int64_t ptr_index = -1;  // first problem's entry in the chunk's uploaded pointer block, or -1
+  // Device pointer arrays for the vendor library: its first entry in the chunk's checked copy
+  // (NULL problems pointed at scratch, which the library computes and nobody reads), or -1.
+  int64_t checked_index = -1;
   int config = 0;
   int64_t units = 0, unit_begin = 0, table_pos = 0;
 };
@@ -40,6 +43,8 @@ struct ChunkPlace {
   int64_t block_problems = 0;
   int *codes = nullptr;  // the chunk's info codes, one per problem in chunk order (routines
                          // with numerical info: a run's start at codes + Segment::chunk_pos)
+  const char *checked_block = nullptr;  // the checked copy of device pointer arrays: one array
+  int64_t checked_problems = 0;         // of checked_problems entries per pointer argument
 };
 
 // No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.

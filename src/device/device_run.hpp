@@ -43,6 +43,9 @@ constexpr int64_t kInfoCopied = 1024;
 constexpr std::size_t kKeptGroups = 262144;
 // Below this many problems a pass stays on the calling thread.
 constexpr int64_t kParallelProblems = 16384;
+// Strided calls and device pointer arrays: a host info's zeros are written by a thread team
+// from this many problems.
+constexpr int64_t kParallelInfo = int64_t(1) << 20;
 
 // BLAS_BATCHED_DEBUG=time: each call prints where its device pass spent its time.
 inline bool debug_timing() {
@@ -172,13 +175,17 @@ class DeviceRun {
         Chunk &ch = w.b->ch;
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
         // Without host pointer arrays the host has nothing per problem to do but write a host
-        // info's zeros; with none, a thread team would only cost its wake-up.
-        const bool host_pass = c_.addressing == Addressing::host_arrays || c_.info;
+        // info's zeros; a thread team pays its wake-up only when there are many.
+        const bool host_pass = c_.addressing == Addressing::host_arrays || (c_.info && start[n] >= kParallelInfo);
         w.team = start[n] >= kParallelProblems && host_pass ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         if (collect())
           for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
         if (device_arrays()) ch.checks.resize(most);
+        // Captured into a graph, a call must need no upload (SPEC.md section 9.3): beyond this
+        // many groups a chunk may need tables; refused before anything is enqueued.
+        if (!wait_ && n > std::min<int>(A::kInline, cuda::kInlineCheckRuns) && w.session->capturing())
+          return BLAS_BATCHED_ERR_UNSUPPORTED;
       }
       return 0;
     }
@@ -217,7 +224,8 @@ class DeviceRun {
     const int team = w.team;
     int64_t pos = 0;   // the next chunk's first problem, among this device's
     int first_group = 0;  // the group (index into mine) that holds it
-    int64_t limit = kFirstChunk;
+    // Nothing to read on the host per problem: no pass to overlap, so full chunks at once.
+    int64_t limit = c_.addressing == Addressing::host_arrays ? kFirstChunk : kChunkProblems;
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_timing();
@@ -279,6 +287,8 @@ class DeviceRun {
   // block problems), and after the prefix over threads, where its block starts.
   struct Tally {
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {}, block = 0, skipped = 0;
+    int64_t checked = 0;       // problems of vendor runs on device pointer arrays
+    std::size_t scratch = 0;   // the largest scratch one of their skipped problems needs
   };
 
   // One chunk: its segments, where each starts among the chunk's problems, and its plan.
@@ -296,6 +306,8 @@ class DeviceRun {
     std::size_t blocks_at[A::kConfigs] = {};  // with a table: each thread block's first run
     std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
     std::size_t checks_at = 0;  // device pointer arrays: the check pass's runs, when a table
+    std::size_t checked_at = 0, scratch_at = 0;  // their checked copy for vendor runs
+    int64_t checked_problems = 0;
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
@@ -316,9 +328,7 @@ class DeviceRun {
       sg.group = mine[i], sg.first = dg.offset + (lo - start[i]), sg.count = hi - lo;
       sg.chunk_pos = ch.starts[j] = lo - ch.begin;
       ch.desc[j] = A::describe(c_, dg.group, dg.count, backend_);
-      // Device pointer arrays never go to the vendor library (plan_config): the host cannot
-      // see their NULL entries.
-      dg.where = device_arrays() ? Where::cuda_kernel : A::where(ch.desc[j]);
+      dg.where = A::where(ch.desc[j]);
       if (!ch.by_segments) start_segment(ch.desc[j], sg);
     }
   }
@@ -445,6 +455,10 @@ class DeviceRun {
       if (sg.ptr_index == 0) t.block += sg.count;
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
+      if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
+        sg.checked_index = 0, t.checked += sg.count;
+        t.scratch = std::max(t.scratch, A::scratch_bytes(d));
+      }
       if (sg.config == kRunVendor) continue;
       sg.units = A::units(r, sg.config);
       if (sg.units == 0) {
@@ -466,8 +480,10 @@ class DeviceRun {
       Tally here = ch.tally[t];
       ch.tally[t] = sum;
       for (int c = 0; c < A::kConfigs; ++c) sum.count[c] += here.count[c], sum.units[c] += here.units[c];
-      sum.block += here.block, sum.skipped += here.skipped;
+      sum.block += here.block, sum.skipped += here.skipped, sum.checked += here.checked;
+      sum.scratch = std::max(sum.scratch, here.scratch);
     }
+    ch.checked_problems = sum.checked;
     failures_ += sum.skipped;
     ch.block_problems = sum.block;
     std::copy(sum.count, sum.count + A::kConfigs, ch.count);
@@ -487,6 +503,10 @@ class DeviceRun {
     // A call captured into a graph: an upload would replay from pinned memory that later
     // calls rewrite (SPEC.md section 9.3).
     if (ch.bytes && !wait_ && s.capturing()) return s.fail(BLAS_BATCHED_ERR_UNSUPPORTED);
+    // Device-only areas: the checked copy of device pointer arrays and its scratch, the info
+    // channel's codes and list.
+    ch.checked_at = at.take(std::size_t(ch.checked_problems) * cuda::kMaxPointerArgs * sizeof(void *));
+    ch.scratch_at = at.take(ch.checked_problems ? sum.scratch : 0);
     if (collect()) {
       ch.codes_at = at.take(std::size_t(ch.problems) * sizeof(int));
       ch.list_at = at.take(cuda::info_list_bytes(ch.problems));
@@ -508,14 +528,17 @@ class DeviceRun {
     const Segment &sg = ch.segs[i];
     cuda::PointerCheckRun r;
     const unsigned needed = c_.needed_pointers(groups_[sg.group].group);
+    auto **copy = reinterpret_cast<const void **>(ch.device + ch.checked_at);
     int a = 0;
     for (const ArgRef &arg : c_.pointer_arrays()) {
-      if (a < cuda::kMaxPointerArgs && (needed >> a & 1u)) {
+      if (a < cuda::kMaxPointerArgs) {
         r.arrays[a] = static_cast<const void *const *>(arg.ptr) + sg.first;
-        r.position[a] = arg.pos;
+        r.position[a] = needed >> a & 1u ? arg.pos : 0;
+        if (sg.checked_index >= 0) r.copy[a] = copy + a * ch.checked_problems + sg.checked_index;
       }
       ++a;
     }
+    if (sg.checked_index >= 0) r.scratch = ch.device + ch.scratch_at;
     r.count = sg.count, r.chunk_pos = sg.chunk_pos, r.first = sg.first;
     return r;
   }
@@ -532,8 +555,9 @@ class DeviceRun {
     auto *check_table = reinterpret_cast<cuda::PointerCheckRun *>(ch.host + ch.checks_at);
     for (int64_t i = lo; i < hi; ++i) {
       Segment &sg = ch.segs[i];
-      if (device_arrays()) (ch.nseg > cuda::kInlineCheckRuns ? check_table[i] : ch.checks[i]) = check_run(ch, i);
       if (sg.ptr_index >= 0) sg.ptr_index = at.block, at.block += sg.count;
+      if (sg.checked_index >= 0) sg.checked_index = at.checked, at.checked += sg.count;
+      if (device_arrays()) (ch.nseg > cuda::kInlineCheckRuns ? check_table[i] : ch.checks[i]) = check_run(ch, i);
       if (sg.config < 0) continue;
       sg.table_pos = at.count[sg.config]++;
       sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
@@ -576,6 +600,7 @@ class DeviceRun {
     ChunkPlace p;
     p.pointer_block = ch.device, p.block_problems = ch.block_problems;
     if (collect()) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
+    p.checked_block = ch.device + ch.checked_at, p.checked_problems = ch.checked_problems;
     return p;
   }
 
@@ -591,7 +616,7 @@ class DeviceRun {
       if (cuda::check_pointers(s, table ? nullptr : ch.checks.data(),
                                table ? reinterpret_cast<const cuda::PointerCheckRun *>(ch.device + ch.checks_at)
                                      : nullptr,
-                               int(ch.nseg), ch.problems, codes, device_info_))
+                               int(ch.nseg), ch.problems, codes, device_info_, ch.checked_problems > 0))
         return s.status();
     }
     for (int c = 0; c < A::kConfigs; ++c) {

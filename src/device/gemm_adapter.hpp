@@ -102,6 +102,10 @@ struct Adapter<GemmCall<T>> {
       if (s.ptr_index >= 0) {
         ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
         ops[o]->step = 0, ops[o]->array = true;
+      } else if (s.checked_index >= 0) {
+        ops[o]->p = place.checked_block +
+                    (d.arg_of[o] * place.checked_problems + s.checked_index) * int64_t(sizeof(void *));
+        ops[o]->step = 0, ops[o]->array = true;
       } else if (s.device_array) {
         ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
       } else {
@@ -120,22 +124,33 @@ struct Adapter<GemmCall<T>> {
     return true;
   }
 
-  // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems, and
-  // nobody on the host looked into device pointer arrays); the flat kernels need 16-byte
-  // aligned addresses and strides (unknown behind device pointer arrays).
+  // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems: for
+  // device pointer arrays it gets the checked copy); the flat kernels need 16-byte aligned
+  // addresses and strides (unknown behind device pointer arrays).
   static int plan_config(const Group &d, const Segment &s, const Run &r) {
     if constexpr (!gpu_arithmetic<T>) {
       return 0;
     } else {
       // A group split over chunks: its short tail is not worth a cuBLAS call either.
       const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
-      if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && !s.device_array &&
-          cuda::gemm_vendor_ok(device_precision<T>(), r))
+      if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
       bool aligned = (s.address_bits & 15) == 0 && !s.device_array;
       for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;
       return aligned ? d.config_aligned : d.config_any;
     }
+  }
+
+  // Scratch that a skipped problem of a vendor run computes on instead of its matrices (device
+  // pointer arrays): the largest of its operands' extents, in bytes.
+  static std::size_t scratch_bytes(const Group &d) {
+    const Run &r = d.run;
+    auto extent = [](int rows, int cols, int ld) {
+      return rows > 0 && cols > 0 ? std::size_t(cols - 1) * ld + rows : std::size_t(0);
+    };
+    const std::size_t a = extent(r.ta == 0 ? r.m : r.k, r.ta == 0 ? r.k : r.m, r.A.ld);
+    const std::size_t b = extent(r.tb == 0 ? r.k : r.n, r.tb == 0 ? r.n : r.k, r.B.ld);
+    return std::max({a, b, extent(r.m, r.n, r.C.ld)}) * sizeof(T);
   }
 
   // Units (team tasks) of a run under a configuration, and units per thread block.

@@ -48,6 +48,9 @@ __global__ void check_kernel(const __grid_constant__ InlineCheckRuns inline_runs
     int code = 0;
     for (int a = kMaxPointerArgs - 1; a >= 0; --a)  // the lowest argument number wins
       if (r.position[a] && !r.arrays[a][j]) code = -r.position[a];
+    if (r.copy[0])
+      for (int a = 0; a < kMaxPointerArgs; ++a)
+        if (r.copy[a]) r.copy[a][j] = code ? r.scratch : r.arrays[a][j];
     if (!code) continue;
     if (codes) codes[i] = code;
     if (info) info[r.first + j] = code;
@@ -69,8 +72,8 @@ int info_fill(Session &s, int *info, int64_t n, int value) {
 }
 
 int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,
-                   int64_t problems, int *codes, int *info) {
-  if (s.status() || problems <= 0 || count <= 0 || (!codes && !info)) return s.status();
+                   int64_t problems, int *codes, int *info, bool copies) {
+  if (s.status() || problems <= 0 || count <= 0 || (!codes && !info && !copies)) return s.status();
   InlineCheckRuns in{};
   if (!device_runs)
     for (int i = 0; i < count && i < kInlineCheckRuns; ++i) in.runs[i] = host_runs[i];

@@ -51,13 +51,18 @@ struct PointerCheckRun {
   int64_t count = 0;
   int64_t chunk_pos = 0;  // its first problem among the chunk's (codes)
   int64_t first = 0;      // its first problem in the call (info)
+  // A run for the vendor library, which cannot skip a problem: a copy of its arrays where a
+  // problem with a NULL pointer points every operand at `scratch` instead (null: no copy).
+  const void **copy[kMaxPointerArgs] = {};
+  void *scratch = nullptr;
 };
 constexpr int kInlineCheckRuns = 8;
 // Problem i of a run gets -position of its first NULL needed pointer, written to codes
-// (chunk order) and to info (call order, device memory) where they are not null. Runs by
-// value (count <= kInlineCheckRuns: `host_runs`) or a table in device memory sorted by
-// chunk_pos (`device_runs`). `problems`: the chunk's.
+// (chunk order) and to info (call order, device memory) where they are not null; runs with a
+// copy get it written. Runs by value (count <= kInlineCheckRuns: `host_runs`) or a table in
+// device memory sorted by chunk_pos (`device_runs`). `problems`: the chunk's. `copies`: some
+// run has a copy to write.
 int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,
-                   int64_t problems, int *codes, int *info);
+                   int64_t problems, int *codes, int *info, bool copies);
 
 }  // namespace bb::cuda

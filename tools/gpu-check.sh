@@ -98,7 +98,7 @@ if has extbench; then
       --backend native-strided,native-devptr,cublas-direct,cublas-batched --csv "$out/ext-$p-$gpu.csv"
     "$bench" --routine gemm --prec $p --sizes 4 --batch 1000 --nonblocking-loop 1000 --device gpu --check \
       --csv "$out/ext-nb-$p-$gpu.csv"
-    ncu --csv --metrics gpu__time_duration.sum -k regex:'gemm_|gemmk|Kernel' "$bench" --routine gemm --prec $p \
+    ncu --csv --metrics gpu__time_duration.sum -k regex:gemm "$bench" --routine gemm --prec $p \
       --sizes 4 --batch 1000 --nonblocking-loop 20 --reps 1 --device gpu 2> /dev/null |
       python3 -c "import csv,sys; r=[x for x in csv.reader(sys.stdin) if len(x)>10 and x[-3]=='gpu__time_duration.sum']; import collections; d=collections.defaultdict(list); [d[x[4][:60]].append(float(x[-1].replace(',',''))) for x in r]; [print('ncu $p', k, len(v), 'launches, median', sorted(v)[len(v)//2], r[0][-2]) for k,v in d.items()]"
   done > "$out/extbench-$gpu.log" 2>&1

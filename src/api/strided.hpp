@@ -67,7 +67,7 @@ bool strided_on_device(const Call &c, const StridedOperand (&ops)[N], uint64_t c
   for (int i = 0; i < N; ++i) {
     if (!(needed >> i & 1u)) continue;
     cuda::PointerInfo r;
-    if (!ops[i].base || cache.query(ops[i].base, r) || !r.device) return false;
+    if (!ops[i].base || cache.query(ops[i].base, r, false) || !r.device) return false;
     if (ordinal >= 0 && r.ordinal != ordinal) return false;  // the group call reports it
     ordinal = r.ordinal;
   }
@@ -78,7 +78,8 @@ bool strided_on_device(const Call &c, const StridedOperand (&ops)[N], uint64_t c
 // cannot tell: run_call reports that).
 inline int info_device_of(const int *info, uint64_t call) {
   cuda::PointerInfo r;
-  if (!info || !cuda::available() || device::ResidencyCache::for_call(call).query(info, r) || !r.device) return -1;
+  if (!info || !cuda::available() || device::ResidencyCache::for_call(call).query(info, r, false) || !r.device)
+    return -1;
   return r.ordinal;
 }
 

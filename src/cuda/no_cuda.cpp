@@ -8,7 +8,7 @@
 namespace bb::cuda {
 
 bool available() { return false; }
-int query_pointer(const void *, PointerInfo &out) {
+int query_pointer(const void *, PointerInfo &out, bool) {
   out = PointerInfo{};
   return 0;
 }

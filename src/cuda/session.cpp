@@ -146,7 +146,7 @@ void use_device(int device) {
   if (device >= 0 && cudaSetDevice(device) != cudaSuccess) cudaGetLastError();
 }
 
-int query_pointer(const void *p, PointerInfo &out) {
+int query_pointer(const void *p, PointerInfo &out, bool range) {
   out = PointerInfo{};
   if (!p) return 0;
   cudaPointerAttributes a;
@@ -164,7 +164,7 @@ int query_pointer(const void *p, PointerInfo &out) {
     out.device = true;
     out.ordinal = a.device;
   }
-  if (a.type != cudaMemoryTypeUnregistered)
+  if (range && a.type != cudaMemoryTypeUnregistered)
     if (PointerAttributesFn f = pointer_attributes()) {
       // CU_POINTER_ATTRIBUTE_RANGE_START_ADDR (11) and _RANGE_SIZE (12): the allocation.
       int attrs[2] = {11, 12};

@@ -19,7 +19,8 @@ struct PointerInfo {
   int ordinal = -1;
   std::uintptr_t lo = 0, hi = 0;  // the allocation holding it, where CUDA knows one (else 0, 0)
 };
-int query_pointer(const void *p, PointerInfo &out);
+// range = false: no allocation range (one driver call less), lo = hi = 0.
+int query_pointer(const void *p, PointerInfo &out, bool range = true);
 // The calling thread's switch (blas_batched_set_blocking): false lets eligible calls return
 // without waiting for their stream (SPEC.md section 9.3).
 bool blocking_calls();

@@ -127,6 +127,13 @@ class DeviceRun {
     return status;
   }
 
+  // The session of a device this run works on (prepared), or null.
+  cuda::Session *session_on(int ordinal) {
+    for (DeviceWork &w : work_)
+      if (w.ordinal == ordinal && w.session && !w.staged) return w.session.get();
+    return nullptr;
+  }
+
   // Device problems with non-zero info: NULL pointers (the pointer pass) and numerical
   // failures (the info channel; complete after finish).
   int64_t failures() const { return failures_; }

@@ -33,15 +33,17 @@ class ResidencyCache {
     return ++n;
   }
 
-  // 0, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
-  int query(const void *p, cuda::PointerInfo &out) {
+  // 0, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell. range = false: one pointer
+  // is all the caller asks about (a strided call's base): no range is looked up, the answer
+  // is kept for its page.
+  int query(const void *p, cuda::PointerInfo &out, bool range = true) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     for (const cuda::PointerInfo &r : ranges_)
       if (r.hi && a >= r.lo && a < r.hi) return out = r, 0;
     Page &pg = pages_[(a >> 12) % kPages];
     if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
     queries().fetch_add(1, std::memory_order_relaxed);
-    if (int st = cuda::query_pointer(p, out)) return st;
+    if (int st = cuda::query_pointer(p, out, range)) return st;
     if (out.hi) {  // an allocation CUDA knows: remember its whole range
       ranges_[next_range_] = out;
       next_range_ = (next_range_ + 1) % kRanges;
@@ -104,7 +106,9 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
     const int i = index++;
     if (!pointer_array_used(c, g, i)) continue;
     const void *head = problem_pointer(c, i, a, off);
-    for (int64_t p : {off, off + count - 1}) {
+    // Strided: the base decides (SPEC.md section 9.1), as asked already by the entry point.
+    const int64_t last = c.addressing == Addressing::strided ? off : off + count - 1;
+    for (int64_t p : {off, last}) {
       const void *ptr = problem_pointer(c, i, a, p);
       if (!ptr || (p != off && ptr == head)) continue;  // one-problem groups: once
       cuda::PointerInfo r;

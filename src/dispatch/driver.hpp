@@ -198,15 +198,18 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   // Device work is queued first (the host pass over device groups' pointers is part of it),
   // so host groups run while the GPU works. Then one pass over the host problems.
   device::DeviceRun<T, Call> device(c, device_groups, backend, device_info, wait);
-  // The session of info's device first: sessions restore the device current before them, last
-  // in first out, so the caller ends on its own device.
-  std::unique_ptr<cuda::Session> info_session;
-  int prepared = 0;
-  if (device_info) {
-    info_session = std::make_unique<cuda::Session>(info_device);
-    prepared = info_session->status();
+  // Info's device: the device run's session there, or (no device group to run) one of its own.
+  std::unique_ptr<cuda::Session> own_info_session;
+  cuda::Session *info_session = nullptr;
+  int prepared = device.prepare();
+  if (!prepared && device_info) {
+    info_session = device.session_on(info_device);
+    if (!info_session) {
+      own_info_session = std::make_unique<cuda::Session>(info_device);
+      info_session = own_info_session.get();
+      prepared = info_session->status();
+    }
   }
-  if (!prepared) prepared = device.prepare();
   if (prepared) {  // nothing touched yet
     device.finish(rec.device_ms);
     if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
@@ -227,8 +230,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
                  "waiting for the device %.3f ms\n", (omp_get_wtime() - t_plan) * 1e3, (t_start - t_plan) * 1e3,
                  (t_host - t_start) * 1e3, (t_finish - t_host) * 1e3, (omp_get_wtime() - t_finish) * 1e3);
   if (!device_status) device_status = finished;
-  if (info_session && wait && !info_status) info_status = info_session->sync();  // no device groups
-  info_session.reset();
+  if (own_info_session && wait && !info_status) info_status = own_info_session->sync();  // no device groups
+  own_info_session.reset();
   if (!info_copy.empty()) {  // info in device memory, filled on the host
     cuda::Session s(info_device);
     if (!s.upload(caller.info, info_copy.data(), info_copy.size() * sizeof(int))) s.sync();

@@ -716,9 +716,10 @@ void mixed_kinds_case() {
     Mem a, b, c;
     int expect;  // -k: the first array whose kind differs from A's; 0: one kind, a valid call
   };
+  // Managed and pinned memory count as host memory for pointer arrays (the host reads them).
   const Case cases[] = {{D, H, D, -kArgB}, {D, D, H, -kArgC}, {H, D, D, -kArgB}, {H, H, D, -kArgC},
-                        {D, H, H, -kArgB}, {M, P, M, -kArgB}, {P, M, M, -kArgB}, {D, M, P, -kArgC},
-                        {M, D, M, 0},      {P, H, P, 0}};
+                        {D, H, H, -kArgB}, {M, P, M, 0},      {P, M, M, 0},      {D, M, P, -kArgB},
+                        {M, D, M, -kArgB}, {D, D, M, -kArgC}, {P, H, P, 0}};
   for (const Case &c : cases) {
     SCOPED_TRACE(std::string(traits<T>::name()) + " pointer arrays A/B/C in " + gpu::mem_name(c.a) + "/" +
                  gpu::mem_name(c.b) + "/" + gpu::mem_name(c.c) + " memory, " + seed_note());

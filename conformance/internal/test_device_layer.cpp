@@ -20,6 +20,7 @@ using conf::gpu::Mem;
 struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
   using Base = bb::device::Adapter<bb::GemmCall<double>>;
   static constexpr bool kNumericInfo = true;
+  static constexpr bool kZeroesInfo = false;  // the probe kernel writes codes only
   static constexpr int kConfigs = 1, kInline = probe::kProbeInline;
   using Run = probe::ProbeRun;
   static Run make_run(const Group &d, const bb::device::Segment &s, const bb::device::ChunkPlace &place) {

@@ -173,8 +173,8 @@ const char *blas_batched_last_call(void);
 
 /* The CUDA stream (a cudaStream_t passed as void *) that the calling thread's calls use for
  * device-resident groups; NULL goes back to the library's own stream. Work already queued on
- * the stream runs first. Calls stay synchronous: they wait for their own work on the stream
- * before returning. Returns 0, BLAS_BATCHED_ERR_DEVICE for a stream the CUDA runtime does not
+ * the stream runs first. Calls wait for their own work on the stream before returning, unless
+ * blas_batched_set_blocking(0) makes an eligible call non-blocking. Returns 0, BLAS_BATCHED_ERR_DEVICE for a stream the CUDA runtime does not
  * know, or BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
 int blas_batched_set_cuda_stream(void *stream);
 

@@ -74,13 +74,13 @@ bool strided_on_device(const Call &c, const StridedOperand (&ops)[N], uint64_t c
   return ordinal >= 0;
 }
 
-// The device ordinal of `info` when it is device memory, else -1 (also when the runtime
-// cannot tell: run_call reports that).
+// The device ordinal of `info` when it is device memory (not managed: the host writes that),
+// -1 for host memory, BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
 inline int info_device_of(const int *info, uint64_t call) {
   cuda::PointerInfo r;
-  if (!info || !cuda::available() || device::ResidencyCache::for_call(call).query(info, r, false) || !r.device)
-    return -1;
-  return r.ordinal;
+  if (!info || !cuda::available()) return -1;
+  if (int st = device::ResidencyCache::for_call(call).query(info, r, false)) return st;
+  return r.device && !r.managed ? r.ordinal : -1;
 }
 
 // `c` holds the call's one group of parameters (arrays of one element); `bind` points its
@@ -118,10 +118,11 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
   }
   const uint64_t call = cuda::available() ? device::ResidencyCache::next_call() : 0;
   const int info_device = info_device_of(info, call);
+  if (info_device < -1) return info_device;  // never a guess of host memory; nothing touched
   if (code) {
     if (info_device >= 0) {
       cuda::Session s(info_device);
-      if (!cuda::info_fill(s, info, batch_count, -code) && cuda::blocking_calls()) s.sync();
+      if (!cuda::info_fill(s, info, batch_count, -code)) s.sync();
       if (s.status()) return s.status();
     } else if (info) {
       std::fill(info, info + batch_count, -code);

@@ -162,6 +162,7 @@ int query_pointer(const void *p, PointerInfo &out, bool range) {
   }
   if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) {
     out.device = true;
+    out.managed = a.type == cudaMemoryTypeManaged;
     out.ordinal = a.device;
   }
   if (range && a.type != cudaMemoryTypeUnregistered)
@@ -346,7 +347,9 @@ int Session::finish(double &device_ms, bool wait) {
   device_ms = -1;
   if (!ctx_) return status_;
   cudaStream_t s = static_cast<cudaStream_t>(stream());
-  if (!wait) return status_;  // the slots stay guarded by their events
+  // Non-blocking: the slots stay guarded by their events. After a failure the call waits all
+  // the same: the caller may free what earlier chunks still use.
+  if (!wait && !status_) return status_;
   if (timing_ && started_ && !status_) CHECK(cudaEventRecord(ctx_->stop, s));
   // Always wait, also after a failure: nothing may still run on user data once we return.
   CHECK(cudaStreamSynchronize(s));

@@ -16,6 +16,7 @@ bool available();
 // (never a guess: host code must not run on device memory).
 struct PointerInfo {
   bool device = false;  // device or managed memory; host, pinned and registered memory are host
+  bool managed = false; // managed: the host may read and write it too
   int ordinal = -1;
   std::uintptr_t lo = 0, hi = 0;  // the allocation holding it, where CUDA knows one (else 0, 0)
 };

@@ -43,6 +43,7 @@ struct ChunkPlace {
   int64_t block_problems = 0;
   int *codes = nullptr;  // the chunk's info codes, one per problem in chunk order (routines
                          // with numerical info: a run's start at codes + Segment::chunk_pos)
+  int *zero_info = nullptr;  // call-numbered device info whose zeros the kernels write, or null
   const char *checked_block = nullptr;  // the checked copy of device pointer arrays: one array
   int64_t checked_problems = 0;         // of checked_problems entries per pointer argument
 };
@@ -54,6 +55,7 @@ struct Adapter {
   static constexpr bool native = false;
   static constexpr int kOperands = 1, kConfigs = 1, kInline = 1;
   static constexpr bool kNumericInfo = false;  // kernels write info codes (the info channel)
+  static constexpr bool kZeroesInfo = false;   // kernels can write a device info's zeros
   struct Group {};
   using Run = int;
   static void start_call() {}

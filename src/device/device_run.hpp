@@ -608,6 +608,7 @@ class DeviceRun {
     p.pointer_block = ch.device, p.block_problems = ch.block_problems;
     if (collect()) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
     p.checked_block = ch.device + ch.checked_at, p.checked_problems = ch.checked_problems;
+    if (A::kZeroesInfo && c_.addressing == Addressing::strided) p.zero_info = device_info_;
     return p;
   }
 
@@ -639,6 +640,14 @@ class DeviceRun {
       if (ch.segs[i].config == kRunVendor &&
           A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
+    // A device info's zeros: the check pass wrote them for device pointer arrays, the kernels
+    // for strided runs they compute; the rest here.
+    if (device_info_ && c_.addressing == Addressing::strided)
+      for (int64_t i = 0; i < ch.nseg; ++i) {
+        const Segment &sg = ch.segs[i];
+        if ((sg.config < 0 || !A::kZeroesInfo) && cuda::info_fill(s, device_info_ + sg.first, sg.count, 0))
+          return s.status();
+      }
     if (collect()) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
           s.slot_release(slot))

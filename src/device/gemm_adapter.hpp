@@ -37,6 +37,7 @@ struct Adapter<GemmCall<T>> {
   static constexpr int kConfigs = cuda::kGemmConfigCount;
   static constexpr int kInline = cuda::kInlineSegs;
   static constexpr bool kNumericInfo = false;  // gemm has no numerical failures
+  static constexpr bool kZeroesInfo = true;    // GemmSeg::info
   using Run = cuda::GemmSeg;
 
   // A group as the kernels take it (column-major, column_major.hpp), before any chunk.
@@ -96,6 +97,7 @@ struct Adapter<GemmCall<T>> {
   static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
     Run r = d.run;
     r.problems = s.count;
+    r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[kOperands] = {&r.A, &r.B, &r.C};
     constexpr int64_t elem = sizeof(T);
     for (int o = 0; o < kOperands; ++o) {

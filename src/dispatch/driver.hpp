@@ -49,7 +49,7 @@ int check_call(const Call &c, int64_t *first) {
 
 // Where a call's pointer arrays and info live (SPEC.md section 9.2): one query per non-NULL
 // pointer array and one for info. Pointer arrays in device memory switch the call to
-// Addressing::device_arrays. Returns 0, -k for the first pointer array whose kind differs
+// Addressing::device_arrays; managed memory, which the host reads, stays host memory here. Returns 0, -k for the first pointer array whose kind differs
 // from the first one's, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
 template <class Call>
 int locate_arrays(Call &c, device::ResidencyCache &cache, int &array_device, int &info_device) {
@@ -57,33 +57,37 @@ int locate_arrays(Call &c, device::ResidencyCache &cache, int &array_device, int
   cuda::PointerInfo r;
   if (c.info) {
     if (int st = cache.query(c.info, r)) return st;
-    if (r.device) info_device = r.ordinal;
+    if (r.device && !r.managed) info_device = r.ordinal;
   }
   if (c.addressing != Addressing::host_arrays) return 0;
   bool have = false, device = false;
   for (const ArgRef &a : c.pointer_arrays()) {
     if (!a.ptr) continue;
     if (int st = cache.query(a.ptr, r)) return st;
-    if (!have) have = true, device = r.device, array_device = r.device ? r.ordinal : -1;
-    else if (r.device != device || (device && r.ordinal != array_device)) return -a.pos;
+    const bool on_device = r.device && !r.managed;
+    if (!have) have = true, device = on_device, array_device = on_device ? r.ordinal : -1;
+    else if (on_device != device || (device && r.ordinal != array_device)) return -a.pos;
   }
   if (device) c.addressing = Addressing::device_arrays;
   return 0;
 }
 
-// Info in device memory, written on the device: each group's problems get 0 (computed, or
-// nothing to compute) or the group's -k; ranges of equal codes in one operation each. The
-// device's kernels then write the codes they find (NULL entries of device pointer arrays).
+// Info in device memory, written on the device for the groups the device run does not
+// compute: the group's -k, or 0 (nothing to compute); ranges of equal codes in one operation
+// each. The device run writes its groups' (kernels, the pointer check pass, or a memset).
 inline int write_group_info(cuda::Session &s, int *info, const int64_t *first, const GroupRecord *groups, int G) {
   int64_t from = 0;
   int value = 0;
+  bool open = false;  // a range [from, first[g]) of `value` waits to be written
   for (int g = 0; g <= G; ++g) {
     const bool end = g == G;
     if (!end && first[g + 1] == first[g]) continue;  // no problems
-    if (end || groups[g].code != value) {
-      if (cuda::info_fill(s, info + from, (end ? first[G] : first[g]) - from, value)) return s.status();
-      if (!end) from = first[g], value = groups[g].code;
+    const bool skip = !end && on_device(groups[g].where);
+    if (open && (end || skip || groups[g].code != value)) {
+      if (cuda::info_fill(s, info + from, first[g] - from, value)) return s.status();
+      open = false;
     }
+    if (!end && !skip && !open) from = first[g], value = groups[g].code, open = true;
   }
   return s.status();
 }
@@ -222,7 +226,10 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const double t_host = t_plan > 0 ? omp_get_wtime() : 0;
   bool alloc_failed = false;
   const host::GroupTable table{first, groups, G, host_work, any_lapack};
-  int64_t failures = host::run(c, table, backend == Backend::reference, alloc_failed);
+  // A call whose every problem is on the device leaves the host pass nothing to do.
+  bool host_pass = false;
+  for (int g = 0; g < G && !host_pass; ++g) host_pass = first[g + 1] > first[g] && !on_device(groups[g].where);
+  int64_t failures = host_pass ? host::run(c, table, backend == Backend::reference, alloc_failed) : 0;
   const double t_finish = t_plan > 0 ? omp_get_wtime() : 0;
   const int finished = device.finish(rec.device_ms);
   if (t_plan > 0)

@@ -42,6 +42,9 @@ struct GemmSeg {
   uint8_t read_ab = 0, read_c = 0;  // alpha != 0 and k > 0; beta != 0
   double alpha[2] = {0, 0}, beta[2] = {0, 0};
   DevOperand A, B, C;
+  // Device info of the run's problems (strided calls with info in device memory): each gets
+  // its 0 from the kernel that computes it, instead of a memset of its own. Null: untouched.
+  int *info = nullptr;
 };
 
 constexpr int kConfigVendor = -1;  // the run goes to cuBLAS

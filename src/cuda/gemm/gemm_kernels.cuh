@@ -214,6 +214,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
     const int64_t p = u - G.unit_begin;
     uint4 *C = in_launch ? reinterpret_cast<uint4 *>(operand_at<S>(G.C, p)) : nullptr;
     const bool active = C && !missing_input(G, p);
+    if (active && G.info && t == 0) G.info[p] = 0;
     const uint4 *A = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
     const uint4 *B = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
     const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
@@ -335,6 +336,7 @@ __global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(
     }
     S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
     const bool active = C && !missing_input(G, p);
+    if (active && G.info && t == 0 && i0 == 0 && j0 == 0) G.info[p] = 0;  // once per problem
     const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
     const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
     const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;  // widened where multiplied

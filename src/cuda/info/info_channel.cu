@@ -51,9 +51,8 @@ __global__ void check_kernel(const __grid_constant__ InlineCheckRuns inline_runs
     if (r.copy[0])
       for (int a = 0; a < kMaxPointerArgs; ++a)
         if (r.copy[a]) r.copy[a][j] = code ? r.scratch : r.arrays[a][j];
-    if (!code) continue;
-    if (codes) codes[i] = code;
-    if (info) info[r.first + j] = code;
+    if (info) info[r.first + j] = code;  // every problem: a device info gets its 0 here
+    if (code && codes) codes[i] = code;
   }
 }
 

@@ -58,8 +58,8 @@ struct PointerCheckRun {
 };
 constexpr int kInlineCheckRuns = 8;
 // Problem i of a run gets -position of its first NULL needed pointer, written to codes
-// (chunk order) and to info (call order, device memory) where they are not null; runs with a
-// copy get it written. Runs by value (count <= kInlineCheckRuns: `host_runs`) or a table in
+// (chunk order, zeroed before) and to info (call order, device memory: 0 for the others too)
+// where they are not null; runs with a copy get it written. Runs by value (count <= kInlineCheckRuns: `host_runs`) or a table in
 // device memory sorted by chunk_pos (`device_runs`). `problems`: the chunk's. `copies`: some
 // run has a copy to write.
 int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,

@@ -1411,38 +1411,35 @@ struct Floor {
 // Host bytes of one group's arguments: transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta.
 template <class T>
 constexpr double gemm_group_bytes() { return 2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T); }
-template <class T>
-Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
-  const double group_bytes = groups * gemm_group_bytes<T>();
-  const double host_bytes = problems * (3.0 * sizeof(T *) + sizeof(int)) + group_bytes;  // A, B, C, info
+// A call's floor from the host's share of it (host_ms), what its fixed cost uploads, and its
+// matrix traffic at copy bandwidth, never below the fixed cost.
+Floor floor_from(Gpu &gpu, double host_ms, std::size_t upload_bytes, double matrix_bytes) {
   Floor f;
-  f.call_ms = gpu.call_floor(std::size_t(per_problem_upload ? host_bytes : group_bytes));
-  double host_ms = host_bytes / (gpu.host_read_gbps * 1e6);
-  if (per_problem_upload) host_ms += host_bytes / (gpu.h2d_gbps * 1e6);
+  f.call_ms = gpu.call_floor(upload_bytes);
   f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
   return f;
 }
 
+template <class T>
+Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
+  const double group_bytes = groups * gemm_group_bytes<T>();
+  const double host_bytes = problems * (3.0 * sizeof(T *) + sizeof(int)) + group_bytes;  // A, B, C, info
+  double host_ms = host_bytes / (gpu.host_read_gbps * 1e6);
+  if (per_problem_upload) host_ms += host_bytes / (gpu.h2d_gbps * 1e6);
+  return floor_from(gpu, host_ms, std::size_t(per_problem_upload ? host_bytes : group_bytes), matrix_bytes);
+}
+
 // The floor of one strided gemm call (native-strided): no pointer arrays and no per-group arrays
 // are read or uploaded; the caller's info array (host memory) is still written per problem.
-template <class T>
-Floor strided_gemm_floor(Gpu &gpu, long problems, double matrix_bytes) {
-  Floor f;
-  f.call_ms = gpu.call_floor(0);  // one empty kernel, one synchronize
-  const double host_ms = problems * double(sizeof(int)) / (gpu.host_read_gbps * 1e6);
-  f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
-  return f;
+inline Floor strided_gemm_floor(Gpu &gpu, long problems, double matrix_bytes) {
+  return floor_from(gpu, problems * double(sizeof(int)) / (gpu.host_read_gbps * 1e6), 0, matrix_bytes);
 }
 
 // The floor of one group call with device pointer arrays and device info (native-devptr): nothing
 // per problem is read or uploaded by the host; the per-group arguments are still read there.
 template <class T>
 Floor devptr_gemm_floor(Gpu &gpu, long groups, double matrix_bytes) {
-  Floor f;
-  f.call_ms = gpu.call_floor(0);  // one empty kernel, one synchronize
-  const double host_ms = groups * gemm_group_bytes<T>() / (gpu.host_read_gbps * 1e6);
-  f.ms = std::fmax(std::fmax(host_ms, matrix_bytes / (gpu.copy_gbps * 1e6)), f.call_ms);  // NaN: left out
-  return f;
+  return floor_from(gpu, groups * gemm_group_bytes<T>() / (gpu.host_read_gbps * 1e6), 0, matrix_bytes);
 }
 
 // Problems the library's last call record covers (blas_batched_last_call(): "group g: N
@@ -1525,7 +1522,7 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
     c.set_groups(one_per_group);
     const Floor floor = gemm_floor<T>(gpu, c.total, c.groups(), o.scatter || one_per_group || variable, total_bytes);
     Floor sfloor;  // native-strided's
-    if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_gemm_floor<T>(gpu, c.total, total_bytes);
+    if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_gemm_floor(gpu, c.total, total_bytes);
     Floor dfloor;  // native-devptr's
     if (devptr_wanted) dfloor = devptr_gemm_floor<T>(gpu, c.groups(), total_bytes);
     std::vector<Row> mine;

@@ -127,8 +127,9 @@ struct Adapter<GemmCall<T>> {
   }
 
   // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems: for
-  // device pointer arrays it gets the checked copy); the flat kernels need 16-byte aligned
-  // addresses and strides (unknown behind device pointer arrays).
+  // device pointer arrays it gets the checked copy); the flat kernels want 16-byte aligned
+  // addresses and strides, and take a slower path per problem for the unaligned matrices
+  // that device pointer arrays may hold (the host never sees them).
   static int plan_config(const Group &d, const Segment &s, const Run &r) {
     if constexpr (!gpu_arithmetic<T>) {
       return 0;
@@ -137,7 +138,7 @@ struct Adapter<GemmCall<T>> {
       const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
       if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
-      bool aligned = (s.address_bits & 15) == 0 && !s.device_array;
+      bool aligned = (s.address_bits & 15) == 0 || s.device_array;
       for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;
       return aligned ? d.config_aligned : d.config_any;
     }

@@ -165,6 +165,32 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
   }
 }
 
+// A 16-byte vector of a matrix: one load where the matrix is 16-byte aligned, else element by
+// element (matrices behind device pointer arrays, whose addresses the host never saw).
+template <class S>
+__device__ __forceinline__ uint4 load_vector(const uint4 *p, bool aligned) {
+  if (aligned) return *p;
+  S e[16 / sizeof(S)];
+  const S *s = reinterpret_cast<const S *>(p);
+#pragma unroll
+  for (int i = 0; i < int(16 / sizeof(S)); ++i) e[i] = s[i];
+  uint4 v;
+  memcpy(&v, e, 16);
+  return v;
+}
+template <class S>
+__device__ __forceinline__ void store_vector(uint4 *p, const uint4 &v, bool aligned) {
+  if (aligned) {
+    *p = v;
+    return;
+  }
+  S e[16 / sizeof(S)];
+  memcpy(e, &v, 16);
+  S *s = reinterpret_cast<S *>(p);
+#pragma unroll
+  for (int i = 0; i < int(16 / sizeof(S)); ++i) s[i] = e[i];
+}
+
 // The whole EXACT-sized problem in one 16-byte vector per matrix, in registers (TEAM == 1).
 template <class S, class Shape>
 __device__ __forceinline__ void flat_registers(const uint4 *ra, const uint4 *rb, uint4 *rc, const GemmSeg &G,
@@ -219,14 +245,17 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
     const uint4 *B = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
     const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
     const int va = m * k / VEC, vbn = k * n / VEC, vc = m * n / VEC;
+    // Runs the host planned are 16-byte aligned; device pointer arrays may not be.
+    const bool aligned = ((reinterpret_cast<std::uintptr_t>(A) | reinterpret_cast<std::uintptr_t>(B) |
+                           reinterpret_cast<std::uintptr_t>(C)) & 15) == 0;
     uint4 ra[Shape::LOADS], rb[Shape::LOADS], rc[Shape::LOADS];
     if (active) {
 #pragma unroll
       for (int l = 0; l < Shape::LOADS; ++l) {
         const int v = t + l * TEAM;
-        if (G.read_ab && v < va) ra[l] = A[v];
-        if (G.read_ab && v < vbn) rb[l] = B[v];
-        if (G.read_c && v < vc) rc[l] = C[v];
+        if (G.read_ab && v < va) ra[l] = load_vector<S>(A + v, aligned);
+        if (G.read_ab && v < vbn) rb[l] = load_vector<S>(B + v, aligned);
+        if (G.read_c && v < vc) rc[l] = load_vector<S>(C + v, aligned);
       }
 #pragma unroll
       for (int l = 0; l < Shape::LOADS && !in_registers; ++l) {
@@ -240,7 +269,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
       // One thread owns the whole problem: it never leaves registers.
       if (active) {
         flat_registers<S, Shape>(ra, rb, rc, G, alpha, beta);
-        *C = rc[0];
+        store_vector<S>(C, rc[0], aligned);
       }
       continue;  // every thread of the block is here: no barrier is skipped by some
     }
@@ -294,7 +323,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
 #pragma unroll
       for (int l = 0; l < Shape::LOADS; ++l) {
         const int v = t + l * TEAM;
-        if (v < vc) C[v] = reinterpret_cast<const uint4 *>(sC)[v];
+        if (v < vc) store_vector<S>(C + v, reinterpret_cast<const uint4 *>(sC)[v], aligned);
       }
     }
     __syncthreads();  // the next problem reuses the shared memory

@@ -346,7 +346,7 @@ class DeviceRun {
     if (c_.addressing != Addressing::host_arrays) {
       const bool strided = c_.addressing == Addressing::strided;
       sg.strided = strided, sg.device_array = !strided, sg.skipped = 0;
-      sg.address_bits = strided ? 0 : 1;  // behind device arrays: alignment unknown
+      sg.address_bits = 0;  // device arrays: the flat kernels check each problem's alignment
       for (int o = 0; o < A::kOperands; ++o) {
         sg.base[o] = nullptr, sg.stride[o] = 0;
         if (!strided || !(d.used >> o & 1u)) continue;
@@ -507,9 +507,6 @@ class DeviceRun {
     const bool check_table = device_arrays() && ch.nseg > cuda::kInlineCheckRuns;
     ch.checks_at = at.take(check_table ? std::size_t(ch.nseg) * sizeof(cuda::PointerCheckRun) : 0);
     ch.bytes = at.bytes;
-    // A call captured into a graph: an upload would replay from pinned memory that later
-    // calls rewrite (SPEC.md section 9.3).
-    if (ch.bytes && !wait_ && s.capturing()) return s.fail(BLAS_BATCHED_ERR_UNSUPPORTED);
     // Device-only areas: the checked copy of device pointer arrays and its scratch, the info
     // channel's codes and list.
     ch.checked_at = at.take(std::size_t(ch.checked_problems) * cuda::kMaxPointerArgs * sizeof(void *));

@@ -138,7 +138,7 @@ struct Adapter<GemmCall<T>> {
       const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
       if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
-      bool aligned = (s.address_bits & 15) == 0 || s.device_array;
+      bool aligned = (s.address_bits & 15) == 0;
       for (int o = 0; o < kOperands && s.ptr_index < 0; ++o) aligned = aligned && (s.stride[o] & 15) == 0;
       return aligned ? d.config_aligned : d.config_any;
     }

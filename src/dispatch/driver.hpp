@@ -49,8 +49,9 @@ int check_call(const Call &c, int64_t *first) {
 
 // Where a call's pointer arrays and info live (SPEC.md section 9.2): one query per non-NULL
 // pointer array and one for info. Pointer arrays in device memory switch the call to
-// Addressing::device_arrays; managed memory, which the host reads, stays host memory here. Returns 0, -k for the first pointer array whose kind differs
-// from the first one's, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
+// Addressing::device_arrays; managed memory, which the host reads, stays host memory here.
+// Returns 0, -k for the first pointer array whose kind differs from the first one's, or
+// BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell.
 template <class Call>
 int locate_arrays(Call &c, device::ResidencyCache &cache, int &array_device, int &info_device) {
   array_device = info_device = -1;

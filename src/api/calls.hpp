@@ -60,6 +60,23 @@ struct StridedBase {
   int64_t stride_bytes = 0;
 };
 
+// Where a routine's strided signature differs from its group signature: a stride right after
+// each argument numbered `after` in the group API (a matrix's ld, or ipiv / tau itself), one
+// per pointer argument in pointer_arrays() order; group_count is dropped, and group_sizes
+// becomes batch_count.
+struct StridedSignature {
+  int after[3];
+  int strides;
+  int group_count_pos;
+  // The strided signature's number of the group API's argument k.
+  int map(int k) const {
+    int s = k;
+    for (int i = 0; i < strides; ++i) s += after[i] < k;
+    return s - (k > group_count_pos ? 1 : 0);
+  }
+  int stride_pos(int i) const { return map(after[i]) + 1; }
+};
+
 // Common to all routines: layout, group_count, group_sizes, info.
 struct CallBase {
   BLAS_Layout layout;
@@ -69,6 +86,10 @@ struct CallBase {
   Addressing addressing = Addressing::host_arrays;
   StridedBase strided[3];  // Addressing::strided: per pointer argument, pointer_arrays() order
   uint64_t residency_call = 0;  // a residency cache already filled for this call (ResidencyCache)
+  // The strided entry point's numbering of arguments, for codes that the device writes (null:
+  // the group API's).
+  const StridedSignature *signature = nullptr;
+  int position(int k) const { return signature ? signature->map(k) : k; }
   // The matrix of pointer argument `index` for problem p, strided addressing.
   const void *strided_address(int index, int64_t p) const {
     const StridedBase &s = strided[index];

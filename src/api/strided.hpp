@@ -18,23 +18,6 @@
 
 namespace bb {
 
-// Where a routine's strided signature differs from its group signature: a stride right after
-// each argument numbered `after` in the group API (a matrix's ld, or ipiv / tau itself), one
-// per pointer argument in pointer_arrays() order; group_count is dropped, and group_sizes
-// becomes batch_count.
-struct StridedSignature {
-  int after[3];
-  int strides;
-  int group_count_pos;
-  // The strided signature's number of the group API's argument k.
-  int map(int k) const {
-    int s = k;
-    for (int i = 0; i < strides; ++i) s += after[i] < k;
-    return s - (k > group_count_pos ? 1 : 0);
-  }
-  int stride_pos(int i) const { return map(after[i]) + 1; }
-};
-
 // One pointer argument of a strided call, in pointer_arrays() order.
 struct StridedOperand {
   const void *base;
@@ -132,7 +115,7 @@ int run_strided(Call c, const StridedSignature &sig, const StridedOperand (&ops)
 
   if (strided_on_device(c, ops, call)) {
     for (int i = 0; i < N; ++i) c.strided[i] = {ops[i].base, ops[i].stride * int64_t(ops[i].elem)};
-    c.addressing = Addressing::strided, c.residency_call = call;
+    c.addressing = Addressing::strided, c.residency_call = call, c.signature = &sig;
     const int size = batch_count;
     c.group_count = 1, c.group_sizes = &size, c.info = info;
     return run_call<T>(c);  // every argument checked: no code in the group API's numbering

@@ -2,6 +2,7 @@
 #include <blas_batched/blas_batched.h>
 
 #include "gemm/gemm.hpp"
+#include "lu/lu.hpp"
 #include "info/info_channel.hpp"
 #include "session.hpp"
 
@@ -27,6 +28,7 @@ int Session::slot_release(int) { return status_; }
 int info_clear(Session &s, int *, int64_t, void *) { return s.status(); }
 int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t) { return s.status(); }
 int info_fill(Session &s, int *, int64_t, int) { return s.status(); }
+int info_count(Session &s, const int *, int64_t, int32_t *, int32_t *) { return s.status(); }
 int check_pointers(Session &s, const PointerCheckRun *, const PointerCheckRun *, int, int64_t, int *, int *, bool) {
   return s.status();
 }
@@ -60,6 +62,13 @@ int64_t gemm_units(const GemmSeg &, const GemmShapeInfo &) { return 0; }
 int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t) { return s.status(); }
 int gemm_vendor(Session &s, DevPrec, const GemmSeg &) { return s.status(); }
 int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.status(); }
+int64_t lu_units(const LuSeg &, int) { return 0; }
+int lu_units_per_block(DevPrec, LuRoutine, int) { return 1; }
+int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
+bool lu_supported(LuRoutine, int) { return true; }
+int lu_launch(Session &s, DevPrec, LuRoutine, int, const LuSeg *, const LuSeg *, const int32_t *, int, int64_t) {
+  return s.status();
+}
 
 }  // namespace bb::cuda
 

@@ -59,6 +59,7 @@ struct Adapter {
   struct Group {};
   using Run = int;
   static void start_call() {}
+  template <class C> static bool group_ok(const C &, int) { return true; }
 };
 
 }  // namespace bb::device

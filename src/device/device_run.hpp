@@ -16,6 +16,7 @@
 #include "../cuda/info/info_channel.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
+#include "lu_adapter.hpp"
 
 #include <omp.h>
 
@@ -284,6 +285,20 @@ class DeviceRun {
 #pragma omp barrier
       if (status) break;
     }
+    // Strided runs with a device info: the kernels wrote every code there; one count at the
+    // end gives the return value (instead of an info list per chunk).
+    if (!status && count_at_end()) {
+      char *host = s.slot_host(slot, 2 * sizeof(int32_t));
+      if (!host) return s.status();
+      auto *count_device = reinterpret_cast<int32_t *>(s.slot_device(slot));
+      auto *count_host = reinterpret_cast<int32_t *>(host);
+      for (int i : mine) {
+        if (cuda::info_count(s, device_info_ + groups_[i].offset, groups_[i].count, count_device, count_host) ||
+            s.slot_release(slot) || s.slot_wait(slot))
+          return s.status();
+        failures_ += *count_host;
+      }
+    }
     if (debug)
       std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms\n",
                    (omp_get_wtime() - t_start) * 1e3, chunks, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3, t_launch * 1e3);
@@ -400,7 +415,9 @@ class DeviceRun {
     } else {
       const int g = groups_[sg.group].group;
       for (int64_t i = lo; i < hi; ++i) {
-        const int err = c_.problem_error(g, sg.first + i);  // the same rule as host problems
+        // The host rule for pointers; nothing else (getri's pivots are device memory here: the
+        // kernels check them).
+        const int err = null_pointer_error(c_, c_.needed_pointers(g), sg.first + i);
         if (info) info[i] = err;
         skipped += err != 0;
       }
@@ -589,7 +606,7 @@ class DeviceRun {
         std::memcpy(out + a, d.arrays[o] + sg.first + a, std::size_t(b - a) * sizeof(void *));
         if (sg.skipped && o == A::kOperands - 1)
           for (int64_t k = a; k < b; ++k)
-            if (c_.problem_error(groups_[sg.group].group, sg.first + k)) out[k] = nullptr;
+            if (null_pointer_error(c_, c_.needed_pointers(groups_[sg.group].group), sg.first + k)) out[k] = nullptr;
       }
     });
 #pragma omp barrier
@@ -605,7 +622,11 @@ class DeviceRun {
     p.pointer_block = ch.device, p.block_problems = ch.block_problems;
     if (collect()) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
     p.checked_block = ch.device + ch.checked_at, p.checked_problems = ch.checked_problems;
-    if (A::kZeroesInfo && c_.addressing == Addressing::strided) p.zero_info = device_info_;
+    // A device info's codes: from the kernels for strided runs; for device pointer arrays the
+    // check pass writes the zeros and NULL problems' codes, and kernels with numerical codes
+    // their own.
+    if (A::kZeroesInfo && (c_.addressing == Addressing::strided || (A::kNumericInfo && device_arrays())))
+      p.zero_info = device_info_;
     return p;
   }
 
@@ -686,8 +707,12 @@ class DeviceRun {
 
   bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
   // Codes come back through the info channel: numerical ones, and NULL entries of device
-  // pointer arrays in a blocking call (the return value counts them).
-  bool collect() const { return A::kNumericInfo || (device_arrays() && wait_); }
+  // pointer arrays in a blocking call (the return value counts them); except where the
+  // kernels write every code into a device info of a strided call, counted at the end.
+  bool collect() const { return (A::kNumericInfo && !count_at_end()) || (device_arrays() && wait_); }
+  bool count_at_end() const {
+    return A::kNumericInfo && A::kZeroesInfo && device_info_ && c_.addressing == Addressing::strided;
+  }
 
   const Call &c_;
   std::vector<DeviceGroup> &groups_;

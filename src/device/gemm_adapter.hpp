@@ -83,6 +83,9 @@ struct Adapter<GemmCall<T>> {
     return d;
   }
 
+  // Whether the device takes the group at all (else the call returns UNSUPPORTED untouched).
+  static bool group_ok(const GemmCall<T> &, int) { return true; }
+
   // Once per call, before any group is described.
   static void start_call() {
     if constexpr (gpu_arithmetic<T>) cuda::gemm_read_overrides();

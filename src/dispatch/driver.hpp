@@ -150,6 +150,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
         // pointer arrays for the host).
         if (c.addressing == Addressing::strided && !res.device && !mixed) unsupported = true;
         if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
+        if (res.device && !mixed && !DeviceAdapter::group_ok(c, g)) unsupported = true;
         gr.code = c.check_group(g);
         if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
         if (!gr.code && c.order(g) > 0) {

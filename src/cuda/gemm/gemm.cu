@@ -17,19 +17,6 @@ BB_GEMM_DECLARE(cplx<double>, extern)
 
 namespace {
 
-template <class F>
-auto by_precision(DevPrec p, F &&f) {
-  switch (p) {
-    case DevPrec::r16: return f(__half{});
-    case DevPrec::c16: return f(chalf{});
-    case DevPrec::r32: return f(float{});
-    case DevPrec::c32: return f(cplx<float>{});
-    case DevPrec::r64: return f(double{});
-    case DevPrec::c64: break;
-  }
-  return f(cplx<double>{});
-}
-
 // BLAS_BATCHED_GEMM_CONFIG=<index> or "vendor" forces one configuration (tuning sweeps). Read
 // once per call (gemm_read_overrides), not per run: a call may plan millions of runs.
 constexpr int kNotForced = -100;

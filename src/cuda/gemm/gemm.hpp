@@ -3,34 +3,12 @@
 // Plain C++ (the kernels live in the .cu files). Everything here is column-major: a row-major
 // caller transposes the problem first (src/common/column_major.hpp).
 #pragma once
+#include "../device_operand.hpp"
 #include "../session.hpp"
 
 #include <cstdint>
 
 namespace bb::cuda {
-
-enum class DevPrec : uint8_t { r16, c16, r32, c32, r64, c64 };
-constexpr int elem_bytes(DevPrec p) {
-  switch (p) {
-    case DevPrec::r16: return 2;
-    case DevPrec::c16: case DevPrec::r32: return 4;
-    case DevPrec::c32: case DevPrec::r64: return 8;
-    case DevPrec::c64: return 16;
-  }
-  return 0;
-}
-
-// One matrix operand of a run of problems: problem i's matrix starts at
-//   base + i * stride          (elements; strided form, `array` false), or at
-//   array_ptrs[i] + offset     (a pointer array in device memory, `array` true),
-// a column-major block with leading dimension ld. `offset` moves every matrix to a sub-block
-// (row i0, column j0: offset = i0 + j0 * ld) without touching the pointer array.
-struct DevOperand {
-  const void *p = nullptr;  // base, or the device pointer array
-  int64_t step = 0;         // stride (strided form) or offset (array form), in elements
-  int ld = 1;
-  bool array = false;
-};
 
 // A run of problems that share their parameters (a group, or its part in one chunk): what the
 // kernels read, the same bytes for every precision (scalars as double pairs).

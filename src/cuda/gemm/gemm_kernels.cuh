@@ -6,6 +6,7 @@
 // memory; the exact-shape variant is fully unrolled. Every matrix is read once and written once.
 #pragma once
 #include "../device_types.cuh"
+#include "../run_table.cuh"
 #include "gemm.hpp"
 #include "gemm_tuning.hpp"
 
@@ -14,44 +15,7 @@
 
 namespace bb::cuda {
 
-// The launch's runs: by value when few (no upload), else a table in device memory.
-struct GemmLaunch {
-  int count;
-  int64_t total_units;
-  const GemmSeg *table;
-  const int32_t *block_first;  // with a table: the run of each block's first unit
-  GemmSeg inline_runs[kInlineSegs];
-};
-
-// The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
-// the search stays between the runs of this block's first and last unit (a few at most:
-// thousands of one-problem runs must not cost each team a search over all of them).
-template <int PPB>
-__device__ __forceinline__ const GemmSeg &run_of(const GemmLaunch &L, int64_t u) {
-  const GemmSeg *runs = L.table ? L.table : L.inline_runs;
-  int lo = 0, hi = L.count - 1;
-  if (L.block_first) {
-    const int64_t b = u / PPB;
-    lo = L.block_first[b];
-    if ((b + 1) * PPB < L.total_units) hi = L.block_first[b + 1];
-  }
-  while (lo < hi) {
-    const int mid = (lo + hi + 1) / 2;
-    if (runs[mid].unit_begin <= u) lo = mid;
-    else hi = mid - 1;
-  }
-  return runs[lo];
-}
-
-// Problem i's matrix of an operand.
-template <class S>
-__device__ __forceinline__ S *operand_at(const DevOperand &o, int64_t i) {
-  if (o.array) {
-    const void *p = static_cast<const void *const *>(o.p)[i];
-    return p ? const_cast<S *>(static_cast<const S *>(p)) + o.step : nullptr;
-  }
-  return const_cast<S *>(static_cast<const S *>(o.p)) + i * o.step;
-}
+using GemmLaunch = RunLaunch<GemmSeg, kInlineSegs>;
 
 // A NULL C, or a NULL A or B where the problem needs them (k > 0, even when alpha = 0 leaves
 // them unread: SPEC.md section 4.2), in array form: a problem skipped, which the pass over the
@@ -111,15 +75,6 @@ using GemmShapes =
                FlatShape<S, 64>, FlatShape<S, 256>, FlatShape<S, 4, 2>, FlatShape<S, 16, 4>,
                FlatShape<S, 64, 8>, FlatShape<S, 256, 16>>;
 static_assert(std::tuple_size_v<GemmShapes<float>> == kGemmConfigs);
-
-template <class S> constexpr DevPrec dev_prec_of() {
-  if constexpr (std::is_same_v<S, __half>) return DevPrec::r16;
-  else if constexpr (std::is_same_v<S, chalf>) return DevPrec::c16;
-  else if constexpr (std::is_same_v<S, float>) return DevPrec::r32;
-  else if constexpr (std::is_same_v<S, cplx<float>>) return DevPrec::c32;
-  else if constexpr (std::is_same_v<S, double>) return DevPrec::r64;
-  else return DevPrec::c64;
-}
 
 // f(shape) for configuration `config` of precision S, if compiled; returns whether it was.
 template <class S, int I = 0, class F>

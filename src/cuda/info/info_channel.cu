@@ -22,6 +22,14 @@ __global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, Inf
   }
 }
 
+__global__ void count_kernel(const int *info, int64_t n, int32_t *count) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i - (threadIdx.x & 31) < n;
+       i += int64_t(gridDim.x) * blockDim.x) {
+    const unsigned failed = __ballot_sync(0xffffffffu, i < n && info[i] != 0);
+    if (failed && (threadIdx.x & 31) == 0) atomicAdd(count, __popc(failed));
+  }
+}
+
 __global__ void fill_kernel(int *info, int64_t n, int value) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x)
     info[i] = value;
@@ -68,6 +76,21 @@ int info_fill(Session &s, int *info, int64_t n, int value) {
   s.clear_stale_error();
   fill_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, value);
   return s.check_launch();
+}
+
+int info_count(Session &s, const int *info, int64_t n, int32_t *count_device, int32_t *count_host) {
+  if (s.status()) return s.status();
+  const auto st = static_cast<cudaStream_t>(s.stream());
+  s.started();
+  if (s.check(cudaMemsetAsync(count_device, 0, sizeof(int32_t), st))) return s.status();
+  if (n > 0) {
+    constexpr int kThreads = 256;
+    const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+    s.clear_stale_error();
+    count_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, count_device);
+    if (s.check_launch()) return s.status();
+  }
+  return s.check(cudaMemcpyAsync(count_host, count_device, sizeof(int32_t), cudaMemcpyDeviceToHost, st));
 }
 
 int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,

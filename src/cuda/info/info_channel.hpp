@@ -38,6 +38,11 @@ int info_clear(Session &s, int *codes, int64_t n, void *list_device);
 // first `copied` entries to list_host (pinned). n < 2^31.
 int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied);
 
+// Enqueues the count of non-zero entries of info[0, n) (device memory) into *count_device, then
+// its copy into *count_host (pinned): a call whose kernels wrote every code into a device info
+// learns how many failed without the per-chunk channel.
+int info_count(Session &s, const int *info, int64_t n, int32_t *count_device, int32_t *count_host);
+
 // Writes `value` into info[0, n) of device memory, on the session's stream (0 by a memset).
 int info_fill(Session &s, int *info, int64_t n, int value);
 

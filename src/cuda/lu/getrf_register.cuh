@@ -1,0 +1,173 @@
+// getrf for m, n <= K (K = 2, 4, ..., 32) with the matrix in registers (the founding paper's
+// design, ../shared/docs/techniques.md seed 000): K threads per problem, thread t holding row t;
+// 32 / K problems per warp (a warp's problems belong to one run), several warps per block, no
+// block barrier. The pivot search is a reduction over the problem's lanes (lu_common.cuh);
+// rows are never swapped: each thread tracks where LAPACK's sequence of interchanges has moved
+// its row ("lazy swaps") and writes it once, straight to its final place. Each matrix is read
+// once and written once; a warp whose problems lie back to back (a packed strided run) moves
+// them as 16-byte vectors through shared memory.
+#pragma once
+#include "lu_common.cuh"
+
+namespace bb::cuda {
+
+template <class S, int K>
+struct GetrfRegisterShape {
+  using CT = typename dev<S>::C;
+  static constexpr int WPB = kLuRegisterWarps[K == 2 ? 0 : K == 4 ? 1 : K == 8 ? 2 : K == 16 ? 3 : 4];
+  static constexpr int THREADS = 32 * WPB;
+  // Registers a thread needs: its row, and 64 to 80 for the rest (measured: less spills).
+  // Asking ptxas for the blocks that budget allows keeps K = 32 in double from taking 176
+  // registers (and half the warps an SM could hold).
+  static constexpr int REGS = K * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? 64 : 80);
+  static constexpr int MIN_BLOCKS = 65536 / (THREADS * (REGS < 255 ? REGS : 255)) > 0
+                                        ? 65536 / (THREADS * (REGS < 255 ? REGS : 255)) : 1;
+  // Staging: a warp's 32 / K problems of K x K elements, stored type.
+  // One problem per warp (K = 32) loads its rows coalesced as they are: no staging memory.
+  static constexpr int STAGE_ELEMS = K < 32 ? 32 * K : 0;
+  static constexpr int STAGE_BYTES = WPB * STAGE_ELEMS * int(sizeof(S));
+};
+
+// Whether a warp's problems lie back to back, 16-byte aligned: the run is strided with
+// step m * n and the layout's leading dimension equals the row length.
+template <class S>
+__device__ __forceinline__ bool lu_packed(const LuSeg &G, int per_warp) {
+  if (G.A.array) return false;
+  const int64_t elems = int64_t(G.m) * G.n;
+  if (G.A.step != elems || G.A.ld != (G.row_major ? G.n : G.m)) return false;
+  return (reinterpret_cast<std::uintptr_t>(G.A.p) % 16) == 0 && (elems * per_warp * int64_t(sizeof(S))) % 16 == 0;
+}
+
+// Copies `bytes` between global and shared memory, the warp's lanes taking 16-byte vectors
+// (both sides 16-byte aligned), the tail byte-wise... in elements of S.
+template <class S>
+__device__ __forceinline__ void warp_copy(S *dst, const S *src, int elems, int lane) {
+  const int vecs = elems * int(sizeof(S)) / 16;
+  for (int v = lane; v < vecs; v += 32) reinterpret_cast<uint4 *>(dst)[v] = reinterpret_cast<const uint4 *>(src)[v];
+  for (int e = vecs * 16 / int(sizeof(S)) + lane; e < elems; e += 32) dst[e] = src[e];
+}
+
+
+// The pivot row's elements i..K-1 into shared memory (16-byte stores where two fit), and
+// r[j] -= l * pivot[j] for j > i from it.
+template <int K, class CT>
+__device__ __forceinline__ void store_row(CT *buf, const CT (&r)[K], int i) {
+  if constexpr (sizeof(CT) == 8) {
+#pragma unroll
+    for (int j = i & ~1; j < K; j += 2) {
+      CT pair[2] = {r[j], r[j + 1 < K ? j + 1 : j]};
+      *reinterpret_cast<uint4 *>(buf + j) = *reinterpret_cast<const uint4 *>(pair);
+    }
+  } else {
+#pragma unroll
+    for (int j = i; j < K; ++j) buf[j] = r[j];
+  }
+}
+template <int K, class CT>
+__device__ __forceinline__ void update_row(CT (&r)[K], CT l, const CT *buf, int i) {
+  if constexpr (sizeof(CT) == 8) {
+#pragma unroll
+    for (int j = (i + 1) & ~1; j < K; j += 2) {
+      const uint4 v = *reinterpret_cast<const uint4 *>(buf + j);
+      const CT *pair = reinterpret_cast<const CT *>(&v);
+      if (j > i) r[j] = msub(r[j], l, pair[0]);
+      if (j + 1 < K) r[j + 1] = msub(r[j + 1], l, pair[1]);
+    }
+  } else {
+#pragma unroll
+    for (int j = i + 1; j < K; ++j) r[j] = msub(r[j], l, buf[j]);
+  }
+}
+
+template <class S, int K>
+__global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegisterShape<S, K>::MIN_BLOCKS)
+    getrf_register(const __grid_constant__ LuLaunch L) {
+  using Shape = GetrfRegisterShape<S, K>;
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  constexpr int WPB = Shape::WPB, PPW = 32 / K;  // problems per warp
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
+  __shared__ __align__(16) CT pivot_rows[WPB][32];
+  extern __shared__ __align__(16) unsigned char lu_smem[];
+  S *stage = reinterpret_cast<S *>(lu_smem) + warp * Shape::STAGE_ELEMS;
+  CT *pivot_row_buf = pivot_rows[warp] + q * K;
+  // A unit is one warp's PPW problems; the whole warp leaves the loop together.
+  for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
+    const LuSeg &G = run_of<WPB>(L, u);
+    const int64_t first = (u - G.unit_begin) * PPW, p = first + q;
+    const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld, elems = m * n;
+    const bool rm = G.row_major;
+    // Back to back: the warp's problems move through shared memory as vectors.
+    const bool staged = Shape::STAGE_ELEMS > 0 && lu_packed<S>(G, PPW);
+    const int count = int(G.problems - first < PPW ? G.problems - first : PPW);
+    S *a = nullptr;
+    int *piv = nullptr;
+    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
+    const bool active = a && piv;  // else past the run's end, or skipped (a NULL pointer)
+    const bool has_row = active && t < m;
+    // Row t: where it is read (stage or global) and the step between its elements.
+    if (staged) {
+      warp_copy(stage, operand_at<S>(G.A, first), count * elems, lane);
+      __syncwarp();
+    }
+    const S *row = staged ? stage + q * elems + (rm ? t * n : t) : a + (rm ? int64_t(t) * ld : t);
+    const int64_t step = staged ? (rm ? 1 : m) : (rm ? 1 : ld);
+    CT r[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
+
+    int cur = t;             // this row's position in LAPACK's order after the interchanges so far
+    bool done = !has_row;    // a row of U already (or no row)
+    int info = 0, my_piv = 0;  // my_piv: ipiv[t], found at step t
+    const R sfmin = smallest_normal<R>();
+    // Columns n..K-1 are zeros that stay zeros (or become NaN next to a NaN, never stored nor
+    // searched), so the steps below need no test of j against n.
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      if (i >= mn) break;  // the same for the whole warp
+      bool is_pivot;
+      const int prow = pivot_row<K>(abs1(r[i]), !done, cur, is_pivot);
+      // The pivot row goes to every lane of the problem through shared memory, two elements
+      // (16 bytes) at a time where the type allows: fewer instructions than a shuffle each.
+      if (is_pivot) store_row<K>(pivot_row_buf, r, i);
+      __syncwarp();
+      const CT d = pivot_row_buf[i];
+      if (t == i) my_piv = prow + 1;
+      // LAPACK swaps rows i and prow: the row now at i takes the pivot's place.
+      if (is_pivot) cur = i, done = true;
+      else if (!done && cur == i) cur = prow;
+      // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
+      const bool zero_pivot = is_zero(d);
+      if (zero_pivot && !info) info = i + 1;
+      if (!done) {
+        CT l = r[i];
+        if (!zero_pivot) {
+          if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
+          else l = divide(l, d);
+          r[i] = l;
+        }
+        update_row<K>(r, l, pivot_row_buf, i);
+      }
+      __syncwarp();  // the next step's pivot row overwrites this one
+    }
+
+    // Each row straight to its final place.
+    S *out = staged ? stage + q * elems + (rm ? cur * n : cur) : a + (rm ? int64_t(cur) * ld : cur);
+    if (has_row)
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (j < n) out[j * step] = narrow<S>(r[j]);
+    if (staged) {
+      __syncwarp();
+      warp_copy(operand_at<S>(G.A, first), stage, count * elems, lane);
+      __syncwarp();  // the next unit restages
+    }
+    if (active && t < mn) piv[t] = my_piv;
+    if (active && t == 0) {
+      if (info && G.codes) G.codes[p] = info;
+      if (G.info) G.info[p] = info;
+    }
+  }
+}
+
+}  // namespace bb::cuda

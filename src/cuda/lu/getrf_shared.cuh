@@ -1,0 +1,91 @@
+// getrf with one thread block per problem (sizes above the register kernels): LAPACK's
+// unblocked right-looking xgetf2 (pivot search, row interchange, scaling, rank-1 update), the
+// matrix staged in shared memory (kLuShared*), or in place in global memory (kLuGlobal) when it
+// fits nowhere. Rows are interchanged in place, so positions are LAPACK's at every step.
+#pragma once
+#include "lu_block.cuh"
+
+namespace bb::cuda {
+
+template <class S, class Matrix>
+__device__ void getrf_block(const Matrix &M, int m, int n, int *piv, int &info) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  __shared__ PivotKey<R> partial[kLuSharedThreads / 32];
+  __shared__ int pivot_row;
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
+  const int mn = m < n ? m : n;
+  const R sfmin = smallest_normal<R>();
+  info = 0;
+  for (int i = 0; i < mn; ++i) {
+    PivotKey<R> best = no_pivot<R>();
+    for (int r = i + tid; r < m; r += blockDim.x) {
+      const PivotKey<R> k = pivot_key(M.get(r, i), r);
+      if (k.beats(best)) best = k;
+    }
+    best = segment_best<32>(best);
+    if (lane == 0) partial[warp] = best;
+    __syncthreads();
+    if (warp == 0) {
+      best = lane < warps ? partial[lane] : no_pivot<R>();
+      best = segment_best<32>(best);
+      if (lane == 0) pivot_row = best.row, piv[i] = best.row + 1;
+    }
+    __syncthreads();
+    const int pr = pivot_row;
+    if (pr != i)
+      for (int c = tid; c < n; c += blockDim.x) {
+        const CT x = M.get(i, c);
+        M.set(i, c, M.get(pr, c));
+        M.set(pr, c, x);
+      }
+    __syncthreads();
+    const CT d = M.get(i, i);
+    // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
+    if (is_zero(d)) {
+      if (!info) info = i + 1;
+    } else {
+      const bool reciprocal = abs1(d) >= sfmin;
+      const CT rinv = divide(from_real<CT>(R(1)), d);
+      for (int r = i + 1 + tid; r < m; r += blockDim.x)
+        M.set(r, i, reciprocal ? mul(M.get(r, i), rinv) : divide(M.get(r, i), d));
+      __syncthreads();
+    }
+    for (int c = i + 1 + warp; c < n; c += warps) {
+      const CT u = M.get(i, c);
+      for (int r = i + 1 + lane; r < m; r += 32) M.set(r, c, msub(M.get(r, c), M.get(r, i), u));
+    }
+    __syncthreads();
+  }
+}
+
+template <class S, bool STAGED>
+__global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid_constant__ LuLaunch L) {
+  using CT = typename dev<S>::C;
+  extern __shared__ __align__(16) unsigned char lu_smem[];
+  for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
+    const LuSeg &G = run_of<1>(L, u);
+    const int64_t p = u - G.unit_begin;
+    S *a = operand_at<S>(G.A, p);
+    int *piv = operand_at<int>(G.ipiv, p);
+    if (!a || !piv) continue;  // skipped: the whole block moves on
+    const int m = G.m, n = G.n;
+    int info = 0;
+    if constexpr (STAGED) {
+      const StagedMatrix<S> M{reinterpret_cast<CT *>(lu_smem), lu_staged_ld(m)};
+      stage_in(a, G, m, n, M);
+      __syncthreads();
+      getrf_block<S>(M, m, n, piv, info);
+      stage_out(a, G, m, n, M);
+      __syncthreads();  // the next problem restages
+    } else {
+      getrf_block<S>(GlobalMatrix<S>{a, G.A.ld, G.row_major}, m, n, piv, info);
+    }
+    if (threadIdx.x == 0) {
+      if (info && G.codes) G.codes[p] = info;
+      if (G.info) G.info[p] = info;
+    }
+  }
+}
+
+}  // namespace bb::cuda

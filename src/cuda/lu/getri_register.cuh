@@ -1,0 +1,95 @@
+// getri for n <= K (K = 2, 4, ..., 32): K threads per problem, 32 / K problems per warp. The
+// warp stages its problems' L and U in shared memory (thread t loads row t); thread c then
+// computes column c of the inverse in registers, x = U \ (L \ (P^T e_c)), reading L and U as
+// broadcasts, and the result leaves through shared memory row by row again, so each matrix is
+// read once and written once. ipiv is checked here (the host never reads device memory): an
+// entry outside 1..n or an exactly zero U(i,i) leaves the problem untouched, as LAPACK does.
+#pragma once
+#include "lu_common.cuh"
+
+namespace bb::cuda {
+
+// Shared memory of a warp: its 32 / K problems, K x (K + 1) each (the pad spreads the problems
+// of one warp over the banks).
+template <class S, int K>
+constexpr int getri_register_warp_bytes() {
+  return 32 * (K + 1) * int(sizeof(typename dev<S>::C));
+}
+
+template <class S, int K, int WPB>
+__global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ LuLaunch L) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  constexpr int PPW = 32 / K, LDK = K + 1;
+  constexpr unsigned kSegment = K == 32 ? ~0u : (1u << K) - 1;
+  extern __shared__ __align__(16) unsigned char lu_smem[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
+  CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * K * LDK;
+  for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
+    const LuSeg &G = run_of<WPB>(L, u);
+    const int64_t p = (u - G.unit_begin) * PPW + q;
+    S *a = nullptr;
+    const int *piv = nullptr;
+    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
+    const bool active = a && piv;
+    const int n = G.n, ld = G.A.ld;
+    const bool rm = G.row_major, has_row = active && t < n;
+    if (has_row)
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (j < n) M[t + j * LDK] = widen(a[lu_index(rm, ld, t, j)]);
+    const int my_piv = has_row ? piv[t] : 1;
+    __syncwarp();
+    const unsigned bad = (__ballot_sync(~0u, has_row && (my_piv < 1 || my_piv > n)) >> (q * K)) & kSegment;
+    const unsigned zero_diag = (__ballot_sync(~0u, has_row && is_zero(M[t + t * LDK])) >> (q * K)) & kSegment;
+    const int code = bad ? G.bad_pivot_code : zero_diag ? __ffs(zero_diag) : 0;
+    if (active && t == 0) {
+      if (code && G.codes) G.codes[p] = code;
+      if (G.info) G.info[p] = code;
+    }
+    const bool compute = has_row && code == 0;
+    // Where P^T moves e_t: LAPACK's interchanges, in order (every lane shuffles).
+    int pos = t;
+#pragma unroll
+    for (int i = 0; i < K; ++i) {
+      const int pi = __shfl_sync(~0u, my_piv, i, K) - 1;
+      if (i >= n) continue;
+      if (pos == i) pos = pi;
+      else if (pos == pi) pos = i;
+    }
+    CT x[K];
+    if (compute) {
+      const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
+#pragma unroll
+      for (int i = 0; i < K; ++i) {  // L (unit lower) \ e_pos
+        if (i >= n) break;
+        CT acc = i == pos ? one : zero_c;
+#pragma unroll
+        for (int k = 0; k < i; ++k) acc = msub(acc, M[i + k * LDK], x[k]);
+        x[i] = acc;
+      }
+#pragma unroll
+      for (int i = K - 1; i >= 0; --i) {  // U \ that
+        if (i >= n) continue;
+        CT acc = x[i];
+#pragma unroll
+        for (int k = i + 1; k < K; ++k)
+          if (k < n) acc = msub(acc, M[i + k * LDK], x[k]);
+        x[i] = divide(acc, M[i + i * LDK]);
+      }
+    }
+    __syncwarp();
+    if (compute)
+#pragma unroll
+      for (int i = 0; i < K; ++i)
+        if (i < n) M[i + t * LDK] = x[i];
+    __syncwarp();
+    if (compute)
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (j < n) a[lu_index(rm, ld, t, j)] = narrow<S>(M[t + j * LDK]);
+    __syncwarp();  // the next problems reuse M
+  }
+}
+
+}  // namespace bb::cuda

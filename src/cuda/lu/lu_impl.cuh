@@ -1,0 +1,87 @@
+// The device LU of one precision: one launch of one configuration of getrf or getri.
+// Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
+#pragma once
+#include "getrf_register.cuh"
+#include "getrf_shared.cuh"
+#include "getri_register.cuh"
+#include "getri_shared.cuh"
+#include "lu_thread.cuh"
+
+#include <blas_batched/blas_batched.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace bb::cuda {
+
+template <int K, class F>
+void with_register_side(int config, F &&f) {
+  if constexpr (K <= kLuRegisterMax) {
+    if (lu_register_side(config) == K) f(std::integral_constant<int, K>{});
+    else with_register_side<2 * K>(config, f);
+  }
+}
+
+template <class S>
+int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *table_host, const LuSeg *table_device,
+                    const int32_t *block_first, int count, int64_t units) {
+  using CT = typename dev<S>::C;
+  if (s.status() || units == 0 || count == 0) return s.status();
+  LuLaunch L;
+  std::memset(&L, 0, sizeof L);
+  L.count = count;
+  L.total_units = units;
+  L.table = table_device;
+  L.block_first = table_device ? block_first : nullptr;
+  if (!table_device) {
+    if (count > kLuInlineSegs) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    std::copy(table_host, table_host + count, L.inline_runs);
+  }
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  const int64_t cap = int64_t(s.sm_count()) * 2048;
+  // Kernels with more than the default 48 KiB of dynamic shared memory must say so first.
+  auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
+    if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    }
+    s.started();
+    s.clear_stale_error();
+    kernel<<<unsigned(std::min(blocks, cap)), threads, bytes, stream>>>(L);
+    s.check_launch();
+    return s.status();
+  };
+  const bool getrf = routine == LuRoutine::getrf;
+  if (lu_is_register(config)) {
+    int st = -1;  // every register side is compiled: the lambda runs
+    with_register_side<2>(config, [&](auto side) {
+      constexpr int K = decltype(side)::value;
+      constexpr int WPB = kLuRegisterWarps[K == 2 ? 0 : K == 4 ? 1 : K == 8 ? 2 : K == 16 ? 3 : 4];
+      const int64_t blocks = (units + WPB - 1) / WPB;
+      if constexpr (K <= kLuThreadMaxSide) {
+        constexpr int TW = LuThreadShape<S, K>::WPB;
+        st = getrf ? go(getrf_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0)
+                   : go(getri_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0);
+      } else {
+        st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, GetrfRegisterShape<S, K>::STAGE_BYTES)
+                   : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());
+      }
+    });
+    return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
+  }
+  if (lu_is_shared(config)) {
+    const int bytes = lu_shared_elements(config) * int(sizeof(CT));
+    return getrf ? go(getrf_shared<S, true>, kLuSharedThreads, units, bytes)
+                 : go(getri_shared<S, true>, kLuSharedThreads, units, bytes);
+  }
+  if (config == kLuGlobal)
+    return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)
+                 : go(getri_shared<S, false>, kLuSharedThreads, units, kLuGlobalMaxN * int(sizeof(CT)));
+  return s.fail(BLAS_BATCHED_ERR_DEVICE);
+}
+
+#define BB_LU_DECLARE(S, EXTERN)                                                                             \
+  EXTERN template int lu_launch_typed<S>(Session &, LuRoutine, int, const LuSeg *, const LuSeg *, const int32_t *, \
+                                         int, int64_t);
+
+}  // namespace bb::cuda

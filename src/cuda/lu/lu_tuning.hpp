@@ -1,0 +1,45 @@
+// Device LU tuning: the named kernel configurations of getrf and getri, the choice per shape,
+// and every crossover of the device LU in one place. Shared by planning (host) and the kernels.
+#pragma once
+#include "lu.hpp"
+
+namespace bb::cuda {
+
+// Register kernels kLuRegister<K>: m, n <= K, K threads per problem (one row each), 32 / K
+// problems per warp; for K <= kLuThreadMaxSide one thread per problem. Shared kernels kLuShared<E>: one block per problem whose m x n matrix
+// (in the compute type) fits a shared-memory area of E elements; kLuGlobal: the same
+// algorithm in place in global memory, for what fits nowhere.
+enum LuConfig : int {
+  kLuRegister2, kLuRegister4, kLuRegister8, kLuRegister16, kLuRegister32,
+  kLuShared40, kLuShared48, kLuShared64, kLuShared80, kLuShared96, kLuShared112, kLuShared128,
+  kLuShared160, kLuShared192, kLuShared224,
+  kLuGlobal,
+  kLuConfigs
+};
+constexpr int kLuRegisterMax = 32;
+constexpr int kLuFirstShared = kLuShared40;
+constexpr int kLuSharedSide[] = {40, 48, 64, 80, 96, 112, 128, 160, 192, 224};  // capacity: side^2
+constexpr int kLuSharedThreads = 256;
+// Shared memory a block may have on sm_90 (opt-in), less what the kernels keep beside the
+// matrix: the pivot search's and getri's work vectors (sized for the largest side).
+constexpr int kLuSharedBytesMax = 227 * 1024;
+constexpr int kLuSharedExtraElements = 2 * 224 + 64;
+
+constexpr int lu_register_side(int config) { return 2 << config; }  // config <= kLuRegister32
+// Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
+// at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
+constexpr int kLuThreadMaxSide = 4;
+constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
+// Problems per unit of work (a warp's task).
+constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
+constexpr bool lu_is_register(int config) { return config >= 0 && config <= kLuRegister32; }
+constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
+constexpr int lu_shared_elements(int config) {
+  return kLuSharedSide[config - kLuFirstShared] * kLuSharedSide[config - kLuFirstShared];
+}
+
+// Warps per block of the register kernels, per side K = 2, 4, ..., 32 (measured on the H100
+// with tools/gpu-check.sh tune_lu; more warps per block only add occupancy granularity).
+constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
+
+}  // namespace bb::cuda

@@ -1,0 +1,75 @@
+// What every device kernel family shares on the device side: how a launch carries its runs
+// (by value when few, else a table in device memory), how a unit of work finds its run, how a
+// problem finds its matrix, and the precision switch of the host-side entry points.
+#pragma once
+#include "device_operand.hpp"
+#include "device_types.cuh"
+
+#include <type_traits>
+
+namespace bb::cuda {
+
+// The runs of one launch: by value when few (no upload), else a table in device memory.
+template <class Run, int Inline>
+struct RunLaunch {
+  int count;
+  int64_t total_units;
+  const Run *table;
+  const int32_t *block_first;  // with a table: the run of each block's first unit
+  Run inline_runs[Inline];
+};
+
+// The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
+// the search stays between the runs of this block's first and last unit (a few at most:
+// thousands of one-problem runs must not cost each team a search over all of them).
+template <int PPB, class Run, int Inline>
+__device__ __forceinline__ const Run &run_of(const RunLaunch<Run, Inline> &L, int64_t u) {
+  const Run *runs = L.table ? L.table : L.inline_runs;
+  int lo = 0, hi = L.count - 1;
+  if (L.block_first) {
+    const int64_t b = u / PPB;
+    lo = L.block_first[b];
+    if ((b + 1) * PPB < L.total_units) hi = L.block_first[b + 1];
+  }
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (runs[mid].unit_begin <= u) lo = mid;
+    else hi = mid - 1;
+  }
+  return runs[lo];
+}
+
+// Problem i's matrix of an operand (NULL where a device pointer array holds NULL).
+template <class S>
+__device__ __forceinline__ S *operand_at(const DevOperand &o, int64_t i) {
+  if (o.array) {
+    const void *p = static_cast<const void *const *>(o.p)[i];
+    return p ? const_cast<S *>(static_cast<const S *>(p)) + o.step : nullptr;
+  }
+  return const_cast<S *>(static_cast<const S *>(o.p)) + i * o.step;
+}
+
+template <class S> constexpr DevPrec dev_prec_of() {
+  if constexpr (std::is_same_v<S, __half>) return DevPrec::r16;
+  else if constexpr (std::is_same_v<S, chalf>) return DevPrec::c16;
+  else if constexpr (std::is_same_v<S, float>) return DevPrec::r32;
+  else if constexpr (std::is_same_v<S, cplx<float>>) return DevPrec::c32;
+  else if constexpr (std::is_same_v<S, double>) return DevPrec::r64;
+  else return DevPrec::c64;
+}
+
+// f(S{}) for the storage type S of precision p.
+template <class F>
+auto by_precision(DevPrec p, F &&f) {
+  switch (p) {
+    case DevPrec::r16: return f(__half{});
+    case DevPrec::c16: return f(chalf{});
+    case DevPrec::r32: return f(float{});
+    case DevPrec::c32: return f(cplx<float>{});
+    case DevPrec::r64: return f(double{});
+    case DevPrec::c64: break;
+  }
+  return f(cplx<double>{});
+}
+
+}  // namespace bb::cuda

@@ -5,14 +5,19 @@
 // the vendor backend, and the error check. `--help` lists every option with its default.
 //
 // Two modes. Host mode (all routines): data in host memory, wall-clock timing, errors against
-// the reference backend. Device mode (gemm, builds with CUDA, a GPU present): matrices in
-// device memory, CUDA-event timing on the bench's own stream, inputs rotated over several sets
-// so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped) as the
-// kernel-only vendor reference, and errors against a host computation in double.
-// native-strided (gemm, both modes) times the same matrices through the strided entry point
-// BLAS_gemm_batched_strided_<prec>, for one group of back-to-back matrices; native-devptr (gemm,
-// device mode) through the group API with the pointer arrays and info in device memory, next to
-// cublas-batched (cublas<t>gemmBatched on the same device arrays). --nonblocking-loop times N
+// the reference backend. Device mode (gemm, getrf, getri; builds with CUDA, a GPU present):
+// matrices in device memory, CUDA-event timing on the bench's own stream, inputs rotated over
+// several sets so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped)
+// as the kernel-only vendor reference, and errors against a host computation in double.
+// Device getrf/getri: one size per call, matrices back to back, each set restored from a
+// pristine copy after a call uses it (outside the timing); getri inverts factors made once by
+// the library's getrf; cublas-direct is cublas<t>getrfBatched, or cublas<t>getriBatched (out
+// of place) plus the copy of its result back into A, timed together.
+// native-strided (gemm in both modes, getrf/getri in device mode) times the same matrices through
+// the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group of back-to-back
+// matrices; native-devptr (device mode) through the group API with the pointer arrays and info
+// in device memory, next to cublas-batched (gemm: cublas<t>gemmBatched on the same device
+// arrays). --nonblocking-loop times N
 // non-blocking strided calls and one synchronize against N cublas<t>gemmStridedBatched.
 // --one-per-group makes every problem its own group (the same data, group_count = problems),
 // --compare-groups times both forms of each call, --variable-sizes times one call of problems of
@@ -31,6 +36,8 @@
 //   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
 //   blas_batched_bench --device gpu --prec r64 --variable-sizes 2:32 --batch 100000 --check
 //   blas_batched_bench --device gpu --prec r64 --sizes 4 --batch 1000 --nonblocking-loop 1000 --check
+//   blas_batched_bench --device gpu --routine getrf,getri --prec r64,r32 --sizes 2,4,8,16,32,64
+//                      --backend native,native-strided,native-devptr,cublas-direct --check
 #include "../src/common/typed_api.hpp"
 
 #include <algorithm>
@@ -79,6 +86,7 @@ struct Options {
   int reps = 0;            // 0: mode default
   bool check = false;
   bool mixed = false;      // all sizes as groups of one call
+  long groups = 1;         // --groups G (G > 1 sets mixed)
   bool one_per_group = false;   // every problem its own group
   bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
@@ -97,9 +105,12 @@ const char *const kBackends[] = {"native", "native-strided", "native-devptr", "v
 bool device_only(const std::string &b) {
   return b == "native-devptr" || b == "cublas-direct" || b == "cublas-batched" || b == "vendor-grouped";
 }
-// BLAS_gemm_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm only, one group of
-// evenly spaced matrices.
+// BLAS_<routine>_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm, and getrf/getri in
+// device mode; one group of evenly spaced matrices.
 bool strided_only(const std::string &b) { return b == "native-strided"; }
+// Routines the device mode covers; the others always run in host mode.
+bool device_routine(const std::string &r) { return r == "gemm" || r == "getrf" || r == "getri"; }
+bool lu_routine(const std::string &r) { return r == "getrf" || r == "getri"; }
 bool has(const std::vector<std::string> &v, const char *x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 std::string join(const std::vector<std::string> &v) {
   std::string out;
@@ -129,26 +140,41 @@ Lists are comma-separated; [...] is the default.
   --reps N          timed repetitions after one warm-up, >= 1; rows show the median
                     [host 5 (the reference backend at most 3), device 10]
   --backend LIST    native, vendor, reference, auto: BLAS_BATCHED_BACKEND for the call;
-                    native-strided: the same matrices through BLAS_gemm_batched_strided_<prec>
-                    (A, B, C at base + p n^2, BLAS_BATCHED_BACKEND=native), host and device
-                    mode, gemm only: other routines skip it with a note (an error if no backend
+                    native-strided: the same matrices through BLAS_<routine>_batched_strided_<prec>
+                    (A, B, C at base + p n^2, getrf/getri's ipiv at base + p n;
+                    BLAS_BATCHED_BACKEND=native): gemm in host and device mode, getrf and getri
+                    in device mode; other rows skip it with a note (an error if no backend
                     is left for them); it needs one group of evenly spaced matrices, so it is
                     an error with --scatter, --mixed, --groups G > 1, --one-per-group,
                     --compare-groups or --variable-sizes;
-                    native-devptr: the group API (BLAS_BATCHED_BACKEND=native) with the A, B, C
-                    pointer arrays and info in device memory (SPEC 9.2), the same matrices and
-                    groups as native; with --check, info must also come back all 0;
-                    cublas-direct, cublas-batched, vendor-grouped: cuBLAS called directly:
+                    native-devptr: the group API (BLAS_BATCHED_BACKEND=native) with the pointer
+                    arrays (A, B, C; getrf/getri: A, ipiv) and info in device memory (SPEC 9.2),
+                    the same matrices and groups as native; with --check, info must also come
+                    back all 0;
+                    cublas-direct, cublas-batched, vendor-grouped: cuBLAS called directly. gemm:
                     <t>gemmStridedBatched (with --scatter <t>gemmBatched), one call per size;
                     <t>gemmBatched on native-devptr's device pointer arrays, one call per size
                     (no c16, r128, c128: a note; not with --variable-sizes);
-                    <t>gemmGroupedBatched. native-devptr and the cuBLAS ones are device mode
-                    only (host rows skip them with a note, an error if no backend is left;
-                    device rows skip reference with a note)  [host native,vendor,reference;
-                    device native,vendor,cublas-direct, and vendor-grouped with --mixed]
+                    <t>gemmGroupedBatched. getrf, getri: cublas-direct only (the other two are
+                    skipped with a note): <t>getrfBatched on native-devptr's device pointer
+                    arrays (pivots n ints apart, info in device memory); <t>getriBatched, which
+                    is out of place: into a second buffer, then one cudaMemcpyAsync of the whole
+                    batch back into A, timed together (what an in-place inversion costs a cuBLAS
+                    user; the notes give getriBatched's time without the copy); r32, r64, c32,
+                    c64 only (cuBLAS has no r16, c16, r128, c128 getrf/getri: a note).
+                    native-devptr and the cuBLAS ones are device mode only (host rows skip them
+                    with a note, an error if no backend is left; device rows skip reference
+                    with a note)  [host native,vendor,reference; device: gemm
+                    native,vendor,cublas-direct, and vendor-grouped with --mixed; getrf, getri
+                    native,native-strided,native-devptr,cublas-direct]
   --check           fill the error column: host rows against the reference backend's output
                     (run first, added if missing), device rows against a host computation in
-                    double  [off: error empty]
+                    double on sampled problems (first, last, a few random): gemm the relative error
+                    of C; getrf ||P A - L U||_F / (||A||_F n eps), getri ||I - A X||_F /
+                    (||A||_F ||X||_F n eps) (X the inverse, A the matrix before getrf, eps the
+                    precision's unit roundoff, at least double's: about 10 or less is right);
+                    getrf and getri rows, and gemm's native-devptr, also need info all 0
+                    [off: error empty]
   --mixed           all sizes as the groups of one call (each 1/G of --gb, or --batch each)
                     [off]
   --groups G        the same as --mixed; G must be the number of sizes (1: no effect)  [1]
@@ -158,7 +184,7 @@ Lists are comma-separated; [...] is the default.
                     vendor-grouped; cublas-direct rows stay one strided call per size  [off]
   --compare-groups  time each call both ways (as given, then --one-per-group) and print per
                     backend the ratio time(one per group) / time(as given); target <= 2  [off]
-  --scatter         device mode: matrices in shuffled order instead of back to back (host
+  --scatter         device mode, gemm: matrices in shuffled order instead of back to back (host
                     mode: ignored with a note)  [off]
   --variable-sizes LO:HI
                     device mode, gemm only: one call of --batch problems [100000], each its
@@ -182,15 +208,24 @@ Lists are comma-separated; [...] is the default.
                     one size in --sizes and --batch; not with --device host, --gb, --mixed,
                     --groups, --one-per-group, --compare-groups, --scatter, --variable-sizes,
                     --backend  [off]
-  --device MODE     auto: gemm on the GPU if this build has CUDA and a GPU is usable, else
-                    host; gpu: the same, but no usable GPU is an error; host: host memory only.
-                    Routines other than gemm always run in host mode  [auto]
+  --device MODE     auto: gemm, getrf and getri on the GPU if this build has CUDA and a GPU is
+                    usable, else host; gpu: the same, but no usable GPU is an error; host: host
+                    memory only. trsm, trmm, potrf and geqrf always run in host mode. Device
+                    getrf and getri: n x n, one size per call, matrices back to back (not with
+                    --mixed, --groups, --one-per-group, --compare-groups, --scatter: --device
+                    host for those); inputs random + (n+2) I with their rows permuted (pivoting
+                    swaps rows), getri's their LU factors from the library's getrf, made once;
+                    after each call its input set is restored from a pristine device copy,
+                    outside the timing  [auto]
   --csv FILE        also write the rows to FILE, one header line then one line per row  [none]
   --tag TEXT        text for the CSV's tag column; no commas, quotes or newlines  [empty]
   -h, --help        this text, exit 0
 
 Columns that do not apply (error without --check and on the reference row itself, vs_vendor
 without a vendor row, kernel_ms on host, ...) print '-' in the table and are empty in the CSV.
+GFLOP/s: LAWN 41 counts (complex x4). GB/s and pct_bw count per problem, in elements of the
+precision: gemm 4 n^2 (A, B read, C read and written); trsm, trmm n(n+1)/2 + 2 n^2; getrf,
+getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf, geqrf 2 n^2.
 
 Device rows (empty on host rows), measured at the start of the run: copy_gbps, the device copy
 bandwidth (read + write) that pct_bw refers to; host_read_gbps, all OpenMP threads summing 1 GiB
@@ -198,16 +233,18 @@ of host memory (best of 5); h2d_gbps, a 256 MiB copy from pinned memory (best of
 call_floor_ms, the median of one pinned upload of the call's upload bytes, one empty kernel and
 one stream synchronize (the fixed cost of any call); floor_ms = max(host bytes / host_read_gbps
 [+ host bytes / h2d_gbps when per-problem data must go to the device: --scatter,
---one-per-group, --variable-sizes], matrix bytes / copy_gbps, call_floor_ms); pct_floor =
-100 floor_ms / time_ms. Host bytes: what the API reads per call, 3 pointers (8 bytes each) and an
-info (4) per problem, and per group transA, transB, m, n, k, alpha, beta, lda, ldb, ldc,
-group_size at their sizes. Upload bytes: the host bytes when per-problem data must go to the
-device, else the per-group part (evenly spaced pointers are not uploaded). The floor is the API
-call's: the same on every backend's row of a call, except native-strided's, whose API reads no
-pointer arrays: call_floor_ms is one empty kernel and one stream synchronize (no upload), and
-floor_ms = max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes /
-copy_gbps, call_floor_ms); and native-devptr's, whose pointer arrays and info are device memory
-(nothing per problem on the host): the same call_floor_ms, and floor_ms = max(per-group bytes /
+--one-per-group, --variable-sizes], matrix bytes / copy_gbps, call_floor_ms); pct_floor = 100
+floor_ms / time_ms. Matrix bytes: those of GB/s. Host bytes: what the API reads per call, 3
+pointers (8 bytes each) and an info (4) per problem, and per group transA, transB, m, n, k,
+alpha, beta, lda, ldb, ldc, group_size at their sizes (getrf: 2 pointers, A and ipiv, and an
+info per problem, per group m, n, lda, group_size; getri: n, lda, group_size). Upload bytes: the
+host bytes when per-problem data must go to the device, else the per-group part (evenly spaced
+pointers are not uploaded). The floor is the API call's: the same on every backend's row of a
+call (cublas-direct's too), except native-strided's, whose API reads no pointer arrays:
+call_floor_ms is one empty kernel and one stream synchronize (no upload), and floor_ms =
+max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes / copy_gbps,
+call_floor_ms); and native-devptr's, whose pointer arrays and info are device memory (nothing
+per problem on the host): the same call_floor_ms, and floor_ms = max(per-group bytes /
 host_read_gbps, matrix bytes / copy_gbps, call_floor_ms). --nonblocking-loop rows, per call:
 call_floor_ms = (N empty kernels back to back and one synchronize) / N, floor_ms = max(matrix
 bytes / copy_gbps, call_floor_ms). notes: free text (no commas).
@@ -280,6 +317,39 @@ void variable_sizes(const std::string &opt, const std::string &s, Options &o) {
   if (o.var_lo > o.var_hi) throw Usage(opt + ": LO must be <= HI, got " + s);
 }
 
+// Device getrf/getri rows are one size per call, one group of back-to-back matrices: the option
+// that asks for another shape, or "".
+std::string lu_device_clash(const Options &o) {
+  const std::pair<bool, const char *> clash[] = {
+      {o.groups > 1, "--groups"}, {o.mixed && o.groups <= 1, "--mixed"}, {o.one_per_group, "--one-per-group"},
+      {o.compare_groups, "--compare-groups"}, {o.scatter, "--scatter"}};
+  for (const auto &c : clash)
+    if (c.first) return c.second;
+  return "";
+}
+// Whether a routine's device rows run backend b: reference never (host data only), cublas-batched
+// and vendor-grouped for gemm only.
+bool device_backend(const std::string &routine, const std::string &b) {
+  return b != "reference" && (routine == "gemm" || (b != "cublas-batched" && b != "vendor-grouped"));
+}
+// The command line errors of the routines that run in device mode: checked by parse() with
+// --device gpu (so they exit 2 with or without a GPU), by run() once --device auto found one.
+void check_device_rows(const Options &o) {
+  for (const std::string &r : o.routines) {
+    if (!device_routine(r)) continue;
+    const std::string clash = lu_routine(r) ? lu_device_clash(o) : "";
+    if (!clash.empty())
+      throw Usage(clash + ": " + r + " runs in device mode, one size per call of back-to-back matrices "
+                  "(--device host for host rows)");
+    if (o.backends_given &&
+        std::none_of(o.backends.begin(), o.backends.end(), [&](const std::string &b) { return device_backend(r, b); }))
+      throw Usage("--backend " + join(o.backends) + ": nothing to run for " + r +
+                  " in device mode (reference: host data only" +
+                  (r == "gemm" ? "" : "; cublas-batched, vendor-grouped: gemm only") +
+                  "; --device host for host mode)");
+  }
+}
+
 Options parse(int argc, char **argv) {
   Options o;
   long groups = 1;
@@ -328,6 +398,7 @@ Options parse(int argc, char **argv) {
     else if (a.rfind("-", 0) == 0) throw Usage("unknown option " + a);
     else throw Usage("unexpected argument '" + a + "'");
   }
+  o.groups = groups;
   if (groups > 1) {
     if (groups != long(o.sizes.size()))
       throw Usage("--groups " + std::to_string(groups) + " needs " + std::to_string(groups) +
@@ -371,22 +442,24 @@ Options parse(int argc, char **argv) {
       if (c.first)
         throw Usage(std::string("--backend native-strided: one group of evenly spaced matrices per call, not with ") +
                     c.second);
-    // Routines other than gemm skip it (a note at run time): each needs another backend that
-    // runs on host rows (theirs always are).
+    // Routines without a strided row skip it (a note at run time): each needs another backend
+    // that runs on host rows (theirs always are). getrf and getri have one in device mode; when
+    // --device auto finds no GPU, run() makes the same check.
     std::vector<std::string> others;
     for (const std::string &r : o.routines)
-      if (r != "gemm") others.push_back(r);
+      if (r != "gemm" && !(lu_routine(r) && o.device != "host")) others.push_back(r);
     const bool host_backend = std::any_of(o.backends.begin(), o.backends.end(), [](const std::string &b) {
       return !device_only(b) && !strided_only(b);
     });
     if (!others.empty() && !host_backend)
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
-                  " (native-strided is gemm only" +
+                  " (native-strided: gemm, and getrf/getri in device mode" +
                   (std::any_of(o.backends.begin(), o.backends.end(), device_only)
                        ? std::string("; native-devptr and the cuBLAS ones: device mode only")
                        : std::string()) +
                   ")");
   }
+  if (o.device == "gpu") check_device_rows(o);
   return o;
 }
 
@@ -436,10 +509,12 @@ double flops(const std::string &r, double n, bool cplx) {
   else if (r == "geqrf") f = 4 * n * n * n / 3 + 2 * n * n + 14 * n / 3;
   return cplx ? 4 * f : f;
 }
-// Bytes that must cross memory for one problem (gemm with beta != 0 reads and writes C).
+// Bytes that must cross memory for one problem (gemm with beta != 0 reads and writes C; getrf
+// writes its n pivots, getri reads them).
 double bytes(const std::string &r, double n, double elem) {
   if (r == "gemm") return 4 * n * n * elem;
   if (r == "trsm" || r == "trmm") return (n * (n + 1) / 2 + 2 * n * n) * elem;
+  if (r == "getrf" || r == "getri") return 2 * n * n * elem + n * double(sizeof(int));
   return 2 * n * n * elem;
 }
 
@@ -1124,6 +1199,32 @@ cublasStatus_t cu_grouped(cublasHandle_t h, const std::vector<int> &n, const std
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
+// ---- direct cuBLAS LU (s, d, c, z: cuBLAS has no half or quad getrf/getri) ----
+template <class T>
+cublasStatus_t cu_getrf(cublasHandle_t h, int n, T *const *dA, int *P, int *info, int batch) {
+  if constexpr (std::is_same_v<T, double>) return cublasDgetrfBatched(h, n, (double *const *)dA, n, P, info, batch);
+  else if constexpr (std::is_same_v<T, float>) return cublasSgetrfBatched(h, n, (float *const *)dA, n, P, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<double>>)
+    return cublasZgetrfBatched(h, n, (cuDoubleComplex *const *)dA, n, P, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<float>>)
+    return cublasCgetrfBatched(h, n, (cuComplex *const *)dA, n, P, info, batch);
+  else return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+// Out of place: dC[p] = inv(A_p) from the LU factors in dA[p] and the pivots P + p n.
+template <class T>
+cublasStatus_t cu_getri(cublasHandle_t h, int n, T *const *dA, const int *P, T *const *dC, int *info, int batch) {
+  if constexpr (std::is_same_v<T, double>)
+    return cublasDgetriBatched(h, n, (const double *const *)dA, n, P, (double *const *)dC, n, info, batch);
+  else if constexpr (std::is_same_v<T, float>)
+    return cublasSgetriBatched(h, n, (const float *const *)dA, n, P, (float *const *)dC, n, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<double>>)
+    return cublasZgetriBatched(h, n, (const cuDoubleComplex *const *)dA, n, P, (cuDoubleComplex *const *)dC, n, info,
+                               batch);
+  else if constexpr (std::is_same_v<T, bb::complex<float>>)
+    return cublasCgetriBatched(h, n, (const cuComplex *const *)dA, n, P, (cuComplex *const *)dC, n, info, batch);
+  else return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+
 template <class T>
 std::complex<double> to_cd(const T &x) {
   if constexpr (traits<T>::complex) return {double(x.re), double(x.im)};
@@ -1372,6 +1473,14 @@ struct DevCase {
   }
 };
 
+// Once per run: device rows have no reference row.
+void note_reference_skipped() {
+  static bool said = false;
+  if (!said) std::fprintf(stderr, "note: the reference backend runs on host data only; skipped in device mode "
+                                  "(--check compares with a host computation in double)\n");
+  said = true;
+}
+
 // Appends to a row's notes (one CSV field: no commas).
 void add_note(Row &r, std::string note) {
   std::replace(note.begin(), note.end(), ',', ';');
@@ -1420,26 +1529,32 @@ Floor floor_from(Gpu &gpu, double host_ms, std::size_t upload_bytes, double matr
   return f;
 }
 
-template <class T>
-Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
-  const double group_bytes = groups * gemm_group_bytes<T>();
-  const double host_bytes = problems * (3.0 * sizeof(T *) + sizeof(int)) + group_bytes;  // A, B, C, info
+// The floor of one group call whose pointer arrays and info are host memory: `ptrs` pointers and
+// an info per problem, group_bytes for all the groups' arguments.
+Floor api_floor(Gpu &gpu, long problems, int ptrs, double group_bytes, bool per_problem_upload, double matrix_bytes) {
+  const double host_bytes = problems * (ptrs * double(sizeof(void *)) + sizeof(int)) + group_bytes;
   double host_ms = host_bytes / (gpu.host_read_gbps * 1e6);
   if (per_problem_upload) host_ms += host_bytes / (gpu.h2d_gbps * 1e6);
   return floor_from(gpu, host_ms, std::size_t(per_problem_upload ? host_bytes : group_bytes), matrix_bytes);
 }
 
-// The floor of one strided gemm call (native-strided): no pointer arrays and no per-group arrays
+template <class T>
+Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
+  return api_floor(gpu, problems, 3, groups * gemm_group_bytes<T>(), per_problem_upload, matrix_bytes);  // A, B, C
+}
+// Host bytes of one getrf group's arguments (m, n, lda, group_size), or getri's (n, lda, group_size).
+inline double lu_group_bytes(bool getri) { return (getri ? 3.0 : 4.0) * sizeof(int); }
+
+// The floor of one strided call (native-strided): no pointer arrays and no per-group arrays
 // are read or uploaded; the caller's info array (host memory) is still written per problem.
-inline Floor strided_gemm_floor(Gpu &gpu, long problems, double matrix_bytes) {
+inline Floor strided_floor(Gpu &gpu, long problems, double matrix_bytes) {
   return floor_from(gpu, problems * double(sizeof(int)) / (gpu.host_read_gbps * 1e6), 0, matrix_bytes);
 }
 
 // The floor of one group call with device pointer arrays and device info (native-devptr): nothing
 // per problem is read or uploaded by the host; the per-group arguments are still read there.
-template <class T>
-Floor devptr_gemm_floor(Gpu &gpu, long groups, double matrix_bytes) {
-  return floor_from(gpu, groups * gemm_group_bytes<T>() / (gpu.host_read_gbps * 1e6), 0, matrix_bytes);
+inline Floor devptr_floor(Gpu &gpu, double group_bytes, double matrix_bytes) {
+  return floor_from(gpu, group_bytes / (gpu.host_read_gbps * 1e6), 0, matrix_bytes);
 }
 
 // Problems the library's last call record covers (blas_batched_last_call(): "group g: N
@@ -1463,11 +1578,12 @@ long last_call_problems() {
 }
 
 // Problems per size of a device call: --batch, or the size's share of --gb.
-std::vector<int> device_counts(const Options &o, const std::vector<int> &sizes, double elem) {
+std::vector<int> device_counts(const Options &o, const std::string &routine, const std::vector<int> &sizes,
+                               double elem) {
   std::vector<int> count;
   for (int n : sizes) {
     long b = o.batch;
-    if (b == 0) b = std::max(1L, long(o.gb * 1e9 / sizes.size() / bytes("gemm", n, elem)));
+    if (b == 0) b = std::max(1L, long(o.gb * 1e9 / sizes.size() / bytes(routine, n, elem)));
     count.push_back(int(std::min(b, 0x7fffffffL)));  // group_sizes are int
   }
   return count;
@@ -1522,9 +1638,9 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
     c.set_groups(one_per_group);
     const Floor floor = gemm_floor<T>(gpu, c.total, c.groups(), o.scatter || one_per_group || variable, total_bytes);
     Floor sfloor;  // native-strided's
-    if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_gemm_floor(gpu, c.total, total_bytes);
+    if (has(backends, "native-strided") && c.strided_ok()) sfloor = strided_floor(gpu, c.total, total_bytes);
     Floor dfloor;  // native-devptr's
-    if (devptr_wanted) dfloor = devptr_gemm_floor<T>(gpu, c.groups(), total_bytes);
+    if (devptr_wanted) dfloor = devptr_floor(gpu, c.groups() * gemm_group_bytes<T>(), total_bytes);
     std::vector<Row> mine;
     std::string grouped_why;  // why vendor-grouped has no row
     for (const std::string &backend : backends) {
@@ -1572,10 +1688,7 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
           return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
         };
       } else if (backend == "reference") {
-        static bool said = false;
-        if (!said) std::fprintf(stderr, "note: the reference backend runs on host data only; skipped in device mode "
-                                        "(--check compares with a host computation in double)\n");
-        said = true;
+        note_reference_skipped();
         continue;
       } else {
         std::fprintf(stderr, "%s: unknown backend %s, skipped\n", label.c_str(), backend.c_str());
@@ -1732,12 +1845,394 @@ void run_nonblocking_loop(const Options &o, Gpu &gpu, Out &out) {
   finish_case(rows, out);
 }
 
+// ---- device getrf / getri ----
+
+// ||P A - L U||_F / (||A||_F n eps) in double, from getrf's output LU (L unit lower, U upper)
+// and pivots; infinity, with `why`, when a pivot is out of range.
 template <class T>
-void run_device_prec(const Options &o, Gpu &gpu, Out &out) {
+double lu_residual(int n, const T *A, const T *LU, const int *ipiv, double eps, std::string &why) {
+  using C = std::complex<double>;
+  const std::size_t N = std::size_t(n);
+  std::vector<C> pa(N * N);
+  double a2 = 0;
+  for (std::size_t i = 0; i < N * N; ++i) pa[i] = to_cd(A[i]), a2 += std::norm(pa[i]);
+  for (int i = 0; i < n; ++i) {  // LAPACK's pivots: row i was swapped with row ipiv[i] >= i (1-based)
+    const int r = ipiv[i] - 1;
+    if (r < i || r >= n) {
+      if (why.empty()) why = "ipiv[" + std::to_string(i) + "] = " + std::to_string(ipiv[i]) + " out of range";
+      return INFINITY;
+    }
+    if (r != i)
+      for (std::size_t j = 0; j < N; ++j) std::swap(pa[i + j * N], pa[r + j * N]);
+  }
+  double d2 = 0;
+#pragma omp parallel for reduction(+ : d2) schedule(dynamic)
+  for (int j = 0; j < n; ++j) {
+    std::vector<C> col(N, C(0));  // (L U)(:, j) = sum over k <= j of L(:, k) U(k, j)
+    for (int k = 0; k <= j; ++k) {
+      const C u = to_cd(LU[k + j * N]);
+      col[k] += u;
+      for (int i = k + 1; i < n; ++i) col[i] += to_cd(LU[i + k * N]) * u;
+    }
+    for (int i = 0; i < n; ++i) d2 += std::norm(pa[i + j * N] - col[i]);
+  }
+  return std::sqrt(d2) / (std::sqrt(a2) * n * eps);
+}
+
+// ||I - A X||_F / (||A||_F ||X||_F n eps) in double, X getri's output for A.
+template <class T>
+double inverse_residual(int n, const T *A, const T *X, double eps) {
+  using C = std::complex<double>;
+  const std::size_t N = std::size_t(n);
+  std::vector<C> a(N * N), x(N * N);
+  double a2 = 0, x2 = 0;
+  for (std::size_t i = 0; i < N * N; ++i) {
+    a[i] = to_cd(A[i]), x[i] = to_cd(X[i]);
+    a2 += std::norm(a[i]), x2 += std::norm(x[i]);
+  }
+  double d2 = 0;
+#pragma omp parallel for reduction(+ : d2) schedule(dynamic)
+  for (int j = 0; j < n; ++j) {
+    std::vector<C> col(N, C(0));
+    col[j] = -1;  // A X(:, j) - e_j
+    for (int k = 0; k < n; ++k) {
+      const C xk = x[k + j * N];
+      for (int i = 0; i < n; ++i) col[i] += a[i + k * N] * xk;
+    }
+    for (int i = 0; i < n; ++i) d2 += std::norm(col[i]);
+  }
+  return std::sqrt(d2) / (std::sqrt(a2) * std::sqrt(x2) * n * eps);
+}
+
+// ROT input sets of `count` n x n matrices back to back (problem p of set s at a + s set_elems +
+// p n^2) with their pivots (piv + s set_piv + p n), and one pristine set from which a set is
+// restored after a call has overwritten it (getrf: A by L U; getri: the factors by the
+// inverse). All sets hold the same values (L2 caches addresses, not values): a pool of distinct
+// problems tiled over the batch, problem p being pool problem p % pool_count; the host keeps the
+// pool for the check.
+template <class T>
+struct LuDevCase {
+  bool getri = false;
+  int n = 0, count = 0;
+  long total = 0;
+  std::size_t set_elems = 0, set_piv = 0;
+  int rot = 1;
+  T *a = nullptr, *pristine = nullptr, *out = nullptr;  // out: cuBLAS getri's result, one set
+  int *piv = nullptr, *dinfo = nullptr;
+  std::vector<std::vector<T *>> pa;    // host pointer arrays [set][problem]: native, vendor, auto
+  std::vector<std::vector<int *>> pp;
+  T **dpa = nullptr, **dpo = nullptr;  // device copies [set][problem] (native-devptr, cuBLAS), out's
+  int **dpp = nullptr;
+  std::vector<int> info;
+  std::vector<T> pool;  // the matrices before any getrf
+  long pool_count = 0;
+
+  ~LuDevCase() {
+    for (void *p : {(void *)a, (void *)pristine, (void *)out, (void *)piv, (void *)dinfo, (void *)dpa, (void *)dpo,
+                    (void *)dpp})
+      if (p) CUDA_OK(cudaFree(p));
+  }
+  std::size_t nn() const { return std::size_t(n) * n; }
+  T *A(int s) const { return a + std::size_t(s) * set_elems; }
+  int *P(int s) const { return piv + std::size_t(s) * set_piv; }
+
+  // Empty string: ready; otherwise why the case cannot run. want_dptr: device pointer arrays
+  // (native-devptr, cuBLAS); want_out: cuBLAS getri's output set.
+  std::string setup(Gpu &gpu, bool want_dptr, bool want_out) {
+    total = count;
+    set_elems = std::size_t(count) * nn(), set_piv = std::size_t(count) * n;
+    const double set_bytes = set_elems * double(sizeof(T)) + set_piv * double(sizeof(int));
+    const double per_set = set_bytes + (want_dptr ? 2.0 * total * sizeof(void *) : 0);
+    const double fixed = set_elems * double(sizeof(T)) * (want_out ? 2 : 1) + total * double(sizeof(int)) +
+                         (want_out ? total * double(sizeof(void *)) : 0);  // pristine, info, out
+    // As the gemm rows: enough sets that ROT x data > 2 x L2, within 80 % of the free memory.
+    std::size_t freeb = 0, totalb = 0;
+    CUDA_OK(cudaMemGetInfo(&freeb, &totalb));
+    const long need = std::max(2L, long(2.0 * gpu.l2 / set_bytes) + 1);
+    const long fit = long((0.8 * double(freeb) - fixed) / per_set);
+    rot = int(std::min({need, fit, 65536L}));
+    if (rot < 1)
+      return "does not fit: " + std::to_string((set_bytes + fixed) / 1e9) + " GB for one input set, " +
+             std::to_string(freeb / 1e9) + " GB free";
+    if (rot * set_bytes <= 2.0 * gpu.l2)
+      std::fprintf(stderr, "note: only %d input set(s) of %.1f MB fit; L2 (%.1f MB) may hold inputs\n", rot,
+                   set_bytes / 1e6, gpu.l2 / 1e6);
+    CUDA_OK(cudaMalloc(&a, rot * set_elems * sizeof(T)));
+    CUDA_OK(cudaMalloc(&piv, rot * set_piv * sizeof(int)));
+    CUDA_OK(cudaMalloc(&pristine, set_elems * sizeof(T)));
+    CUDA_OK(cudaMalloc(&dinfo, total * sizeof(int)));
+    info.assign(total, 0);
+    fill();
+    if (getri) {  // its inputs: the library's factors of the pool, made once; its pivots are only read
+      setenv("BLAS_BATCHED_BACKEND", "native", 1);
+      const int rc = Api<T>::getrf_strided(BLAS_ColMajor, n, n, pristine, n, int64_t(nn()), piv, n, count, info.data());
+      unsetenv("BLAS_BATCHED_BACKEND");
+      if (rc != 0) return "the library's getrf of getri's inputs " + rc_text(rc);
+      for (int s = 1; s < rot; ++s)
+        CUDA_OK(cudaMemcpy(P(s), piv, set_piv * sizeof(int), cudaMemcpyDeviceToDevice));
+    }
+    for (int s = 0; s < rot; ++s) restore(s, gpu.stream);
+    pa.assign(rot, std::vector<T *>(total));
+    pp.assign(rot, std::vector<int *>(total));
+    for (int s = 0; s < rot; ++s)
+      for (long p = 0; p < total; ++p) pa[s][p] = A(s) + p * nn(), pp[s][p] = P(s) + p * n;
+    if (want_dptr) {  // uploaded once, outside the timing
+      CUDA_OK(cudaMalloc(&dpa, std::size_t(rot) * total * sizeof(T *)));
+      CUDA_OK(cudaMalloc(&dpp, std::size_t(rot) * total * sizeof(int *)));
+      for (int s = 0; s < rot; ++s) {
+        CUDA_OK(cudaMemcpy(dpa + std::size_t(s) * total, pa[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(dpp + std::size_t(s) * total, pp[s].data(), total * sizeof(int *), cudaMemcpyHostToDevice));
+      }
+    }
+    if (want_out) {
+      CUDA_OK(cudaMalloc(&out, set_elems * sizeof(T)));
+      std::vector<T *> po(total);
+      for (long p = 0; p < total; ++p) po[p] = out + p * nn();
+      CUDA_OK(cudaMalloc(&dpo, total * sizeof(T *)));
+      CUDA_OK(cudaMemcpy(dpo, po.data(), total * sizeof(T *), cudaMemcpyHostToDevice));
+    }
+    return "";
+  }
+  // The pool, tiled over the pristine set.
+  void fill() {
+    make_pool();
+    for (long p0 = 0; p0 < total; p0 += pool_count) {
+      const long k = std::min(pool_count, total - p0);
+      CUDA_OK(cudaMemcpy(pristine + p0 * nn(), pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
+    }
+  }
+  // Random (-1, 1) + (n+2) I, its rows in a random order: well conditioned, and partial
+  // pivoting must swap rows to undo the order. At most 2^22 elements (at least one problem).
+  void make_pool() {
+    pool_count = std::min<long>(total, std::max<long>(1, long((std::size_t(1) << 22) / nn())));
+    pool.resize(std::size_t(pool_count) * nn());
+    std::mt19937_64 g(12345);
+    std::uniform_real_distribution<double> u(-1, 1);
+    using R = typename traits<T>::real;
+    auto make = [&](double re) {
+      if constexpr (traits<T>::complex) return T(R(re), R(u(g)));
+      else return T(R(re));
+    };
+    std::vector<int> perm(n);
+    for (long q = 0; q < pool_count; ++q) {
+      std::iota(perm.begin(), perm.end(), 0);
+      std::shuffle(perm.begin(), perm.end(), g);
+      T *A0 = pool.data() + q * nn();
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) A0[perm[i] + std::size_t(j) * n] = make(u(g) + (i == j ? n + 2 : 0));
+    }
+  }
+  // Set s back to the pristine inputs (getri's pivots are only read: they stay). Synchronous, so
+  // the next timed call starts on an idle stream and its events span its host work too.
+  void restore(int s, cudaStream_t st) {
+    CUDA_OK(cudaMemcpyAsync(A(s), pristine, set_elems * sizeof(T), cudaMemcpyDeviceToDevice, st));
+    CUDA_OK(cudaStreamSynchronize(st));
+  }
+
+  // The library's calls on set s: group API with host pointer arrays and info, with device
+  // pointer arrays and info (native-devptr), strided (ipiv n ints apart, info host memory).
+  int api_call(int s) {
+    const int N = n, cnt = count;
+    return getri ? Api<T>::getri(BLAS_ColMajor, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data())
+                 : Api<T>::getrf(BLAS_ColMajor, &N, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
+  }
+  int devptr_call(int s) {
+    const int N = n, cnt = count;
+    T **dA = dpa + std::size_t(s) * total;
+    int **dP = dpp + std::size_t(s) * total;
+    return getri ? Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dP, 1, &cnt, dinfo)
+                 : Api<T>::getrf(BLAS_ColMajor, &N, &N, dA, &N, dP, 1, &cnt, dinfo);
+  }
+  int strided_call(int s) {
+    const int64_t st = int64_t(nn());
+    return getri ? Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data())
+                 : Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
+  }
+  // cuBLAS on the device pointer arrays: getrfBatched in place; getriBatched into `out`, then
+  // the whole batch copied back into A (cuBLAS has no in-place inversion), `mid` recorded
+  // between the two.
+  cublasStatus_t cublas_call(cublasHandle_t h, int s, cudaStream_t st, cudaEvent_t mid) {
+    T *const *dA = dpa + std::size_t(s) * total;
+    if (!getri) return cu_getrf<T>(h, n, dA, P(s), dinfo, count);
+    const cublasStatus_t r = cu_getri<T>(h, n, dA, P(s), dpo, dinfo, count);
+    if (r != CUBLAS_STATUS_SUCCESS) return r;
+    CUDA_OK(cudaEventRecord(mid, st));
+    CUDA_OK(cudaMemcpyAsync(A(s), out, set_elems * sizeof(T), cudaMemcpyDeviceToDevice, st));
+    return CUBLAS_STATUS_SUCCESS;
+  }
+
+  // Runs `call` once more on set 0, its info (host, or device_info) set to -1 first so a
+  // problem left unwritten shows, and checks the sampled problems (first, last, 4 random)
+  // against their pool matrix in double: the largest lu_residual or inverse_residual. `why`:
+  // the call failed, an info is not 0, a pivot is out of range. Set 0 is restored afterwards.
+  template <class Call>
+  double check(Gpu &gpu, Call call, bool device_info, std::string &why) {
+    if (device_info) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
+    else std::fill(info.begin(), info.end(), -1);
+    why = call(0);
+    if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
+    double worst = NAN;
+    if (why.empty()) {
+      std::vector<int> dev;
+      if (device_info) {
+        dev.resize(total);
+        CUDA_OK(cudaMemcpy(dev.data(), dinfo, total * sizeof(int), cudaMemcpyDeviceToHost));
+      }
+      const std::vector<int> &inf = device_info ? dev : info;
+      long bad = 0, at = -1;
+      for (long p = 0; p < total; ++p)
+        if (inf[p] != 0 && bad++ == 0) at = p;
+      if (bad)
+        why = std::string(device_info ? "device " : "") + "info: " + std::to_string(bad) +
+              " problem(s) not 0 (first: problem " + std::to_string(at) + " info " + std::to_string(inf[at]) + ")";
+      std::vector<long> ps{0, total - 1};
+      std::mt19937_64 rng(99);
+      for (int i = 0; i < 4; ++i) ps.push_back(long(rng() % std::uint64_t(total)));
+      std::sort(ps.begin(), ps.end());
+      ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
+      const double eps = std::max(traits<T>::eps, 0x1p-53);  // the check computes in double
+      std::vector<T> x(nn());
+      std::vector<int> ip(n);
+      worst = 0;
+      for (long p : ps) {
+        CUDA_OK(cudaMemcpy(x.data(), A(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(ip.data(), P(0) + p * n, n * sizeof(int), cudaMemcpyDeviceToHost));
+        const T *A0 = pool.data() + (p % pool_count) * nn();
+        const double err =
+            getri ? inverse_residual(n, A0, x.data(), eps) : lu_residual(n, A0, x.data(), ip.data(), eps, why);
+        if (!(err <= worst)) worst = err;  // NaN sticks
+      }
+    }
+    restore(0, gpu.stream);
+    return worst;
+  }
+};
+
+// Device getrf or getri rows of one size, run_device_case's counterpart: per backend a warm-up
+// and --reps timed calls on the input sets in turn, each set restored after its call.
+template <class T>
+void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, int n, int count, Out &out) {
+  const char *prec = traits<T>::name();
+  const bool getri = routine == "getri";
+  const std::string label = routine + " " + prec + " n=" + std::to_string(n);
+  std::vector<std::string> backends;
+  for (const std::string &b : o.backends_given ? o.backends
+                                               : std::vector<std::string>{"native", "native-strided", "native-devptr",
+                                                                          "cublas-direct"}) {
+    if (b == "reference") note_reference_skipped();
+    else if (b == "cublas-batched" || b == "vendor-grouped") continue;  // run() noted it
+    else if (b == "cublas-direct" && !cublas_typed<T>)
+      std::fprintf(stderr, "%s cublas-direct: left out, cuBLAS has no %s for %s\n", label.c_str(),
+                   getri ? "getriBatched" : "getrfBatched", prec);
+    else backends.push_back(b);
+  }
+  if (backends.empty()) return;
+  const bool cublas = has(backends, "cublas-direct");
+  LuDevCase<T> c;
+  c.getri = getri, c.n = n, c.count = count;
+  std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && getri);
+  if (!why.empty()) {
+    std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
+    return;
+  }
+  const double fl = c.total * flops(routine, n, traits<T>::complex);
+  const double total_bytes = c.total * bytes(routine, n, sizeof(T));
+  // The API call's floor (every row's but native-strided's and native-devptr's): back-to-back
+  // matrices, so only the group's arguments are uploaded.
+  const Floor floor = api_floor(gpu, c.total, 2, lu_group_bytes(getri), false, total_bytes);  // A, ipiv
+  Floor sfloor, dfloor;
+  if (has(backends, "native-strided")) sfloor = strided_floor(gpu, c.total, total_bytes);
+  if (has(backends, "native-devptr")) dfloor = devptr_floor(gpu, lu_group_bytes(getri), total_bytes);
+  cudaEvent_t mid = nullptr;  // cuBLAS getri: between getriBatched and the copy back
+  if (cublas && getri) CUDA_OK(cudaEventCreate(&mid));
+  std::vector<Row> mine;
+  for (const std::string &backend : backends) {
+    const bool strided = strided_only(backend), devptr = backend == "native-devptr", cub = backend == "cublas-direct";
+    const bool api = !cub;
+    if (api) setenv("BLAS_BATCHED_BACKEND", strided || devptr ? "native" : backend.c_str(), 1);
+    auto text = [](int rc) { return rc == 0 ? std::string() : rc_text(rc); };
+    std::function<std::string(int)> call;
+    if (strided) call = [&](int s) { return text(c.strided_call(s)); };
+    else if (devptr) call = [&](int s) { return text(c.devptr_call(s)); };
+    else if (api) call = [&](int s) { return text(c.api_call(s)); };
+    else
+      call = [&](int s) {
+        const cublasStatus_t st = c.cublas_call(gpu.blas, s, gpu.stream, mid);
+        return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
+      };
+    why = call(0);  // warm-up
+    if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
+    c.restore(0, gpu.stream);
+    std::vector<double> t, kt, alone;
+    bool partial_kernel = false;
+    for (int r = 0; r < o.reps && why.empty(); ++r) {
+      const int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
+      CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
+      why = call(s);
+      CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
+      const double ms = gpu.elapsed();
+      t.push_back(ms);
+      if (cub && mid && why.empty()) {
+        float m = 0;
+        CUDA_OK(cudaEventElapsedTime(&m, gpu.e0, mid));
+        alone.push_back(m);
+      }
+      double k = api ? blas_batched_last_device_ms() : ms;
+      if (strided && k >= 0) {
+        const long covered = last_call_problems();
+        if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+      }
+      kt.push_back(k >= 0 ? k : NAN);
+      // Outside the timing, and after the call rather than just before the set's next one: the
+      // copy's last writes would still sit in L2 when that call starts.
+      c.restore(s, gpu.stream);
+    }
+    if (!why.empty()) {
+      std::fprintf(stderr, "%s %s: skipped, %s\n", label.c_str(), backend.c_str(), why.c_str());
+      continue;
+    }
+    Row row;
+    row.device = gpu.name, row.routine = routine, row.prec = prec, row.backend = backend;
+    row.n = n, row.sizes = std::to_string(n), row.batch = c.total, row.groups = 1, row.tag = o.tag;
+    row.layout = "strided", row.rot = c.rot, row.reps = int(t.size());
+    row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
+    row.max_ms = *std::max_element(t.begin(), t.end());
+    row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
+    row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
+    row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
+    row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
+    row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
+    const Floor &f = strided ? sfloor : devptr ? dfloor : floor;
+    row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
+    if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
+    if (!alone.empty())
+      add_note(row, "getriBatched out of place then one D2D copy of the batch into A (timed); getriBatched alone " +
+                        num(median(alone), "%.4f", "-") + " ms");
+    if (o.check) {
+      row.error = c.check(gpu, call, devptr || cub, why);
+      if (!why.empty()) {
+        std::fprintf(stderr, "%s %s: check failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
+        add_note(row, "check failed: " + why);  // the row carries it too: the call ran but is wrong
+        why.clear();
+      }
+    }
+    mine.push_back(row);
+  }
+  unsetenv("BLAS_BATCHED_BACKEND");
+  if (mid) CUDA_OK(cudaEventDestroy(mid));
+  finish_case(mine, out);
+}
+
+template <class T>
+void run_device_prec(const Options &o, const std::string &routine, Gpu &gpu, Out &out) {
+  if (lu_routine(routine)) {
+    for (int n : o.sizes) run_lu_device_case<T>(o, gpu, routine, n, device_counts(o, routine, {n}, sizeof(T))[0], out);
+    return;
+  }
   if (o.nb_loop) return run_nonblocking_loop<T>(o, gpu, out);
   if (o.var_hi) return run_device_case<T>(o, gpu, variable_orders(o), std::vector<int>(std::size_t(o.batch), 1), out);
-  if (o.mixed) return run_device_case<T>(o, gpu, o.sizes, device_counts(o, o.sizes, sizeof(T)), out);
-  for (int n : o.sizes) run_device_case<T>(o, gpu, {n}, device_counts(o, {n}, sizeof(T)), out);
+  if (o.mixed) return run_device_case<T>(o, gpu, o.sizes, device_counts(o, "gemm", o.sizes, sizeof(T)), out);
+  for (int n : o.sizes) run_device_case<T>(o, gpu, {n}, device_counts(o, "gemm", {n}, sizeof(T)), out);
 }
 #endif  // BB_BENCH_CUDA
 
@@ -1762,12 +2257,13 @@ int run(int argc, char **argv) {
       return 0;
     }
   Options o = parse(argc, argv);
-  bool any_gemm = std::find(o.routines.begin(), o.routines.end(), "gemm") != o.routines.end();
+  const bool any_device = std::any_of(o.routines.begin(), o.routines.end(), device_routine);
   bool use_gpu = false;
-  if (o.device == "gpu" && !any_gemm) std::fprintf(stderr, "note: the device mode covers gemm only; host mode\n");
+  if (o.device == "gpu" && !any_device)
+    std::fprintf(stderr, "note: the device mode covers gemm, getrf and getri only; host mode\n");
 #if BB_BENCH_CUDA
   Gpu gpu;
-  if (o.device != "host" && any_gemm) {
+  if (o.device != "host" && any_device) {
     // Device timing is read after each call (kernel_ms); an explicit setting in the environment wins.
     setenv("BLAS_BATCHED_DEVICE_TIMING", "1", 0);
     std::string why = gpu.open();
@@ -1786,7 +2282,7 @@ int run(int argc, char **argv) {
     }
   }
 #else
-  if (o.device == "gpu" && any_gemm) {
+  if (o.device == "gpu" && any_device) {
     std::fprintf(stderr, "blas_batched_bench: --device gpu, but this bench was built without CUDA\n");
     return 1;
   }
@@ -1801,9 +2297,11 @@ int run(int argc, char **argv) {
     return 1;
   }
 #endif
+  // The device rows' command line errors, where --device auto found a GPU (parse() checked --device gpu).
+  const auto on_gpu = [&](const std::string &r) { return use_gpu && device_routine(r); };
+  if (use_gpu && o.device != "gpu") check_device_rows(o);
   // Backends that cannot run in a mode: skipped with a note, an error if none is left.
-  bool any_host = std::any_of(o.routines.begin(), o.routines.end(),
-                              [&](const std::string &r) { return !(use_gpu && r == "gemm"); });
+  bool any_host = std::any_of(o.routines.begin(), o.routines.end(), [&](const std::string &r) { return !on_gpu(r); });
   if (any_host) {
     std::vector<std::string> skipped;
     for (const std::string &b : o.backends)
@@ -1814,17 +2312,33 @@ int run(int argc, char **argv) {
       std::fprintf(stderr, "note: %s: device mode only, skipped in host mode\n", join(skipped).c_str());
     if (o.scatter) std::fprintf(stderr, "note: --scatter applies to device mode only; host rows ignore it\n");
   }
-  // native-strided: gemm only (parse() made sure every other routine keeps a backend).
+  // native-strided: gemm, and getrf/getri in device mode; parse() made sure every other routine
+  // keeps a backend, except getrf/getri when --device auto found no GPU.
   if (has(o.backends, "native-strided")) {
     std::vector<std::string> others;
     for (const std::string &r : o.routines)
-      if (r != "gemm") others.push_back(r);
+      if (r != "gemm" && !on_gpu(r)) others.push_back(r);
+    const bool host_backend = std::any_of(o.backends.begin(), o.backends.end(), [](const std::string &b) {
+      return !device_only(b) && !strided_only(b);
+    });
+    if (!others.empty() && !host_backend)
+      throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
+                  " in host mode (native-strided: gemm only; getrf and getri in device mode)");
     if (!others.empty())
-      std::fprintf(stderr, "note: native-strided: gemm only, skipped for %s\n", join(others).c_str());
+      std::fprintf(stderr, "note: native-strided: skipped for %s (gemm only; getrf and getri in device mode)\n",
+                   join(others).c_str());
   }
-  if (use_gpu && o.backends_given &&
-      std::all_of(o.backends.begin(), o.backends.end(), [](const std::string &b) { return b == "reference"; }))
-    throw Usage("--backend reference: host data only, and gemm runs in device mode (--device host for host mode)");
+  // getrf/getri device rows: cuBLAS's gemm-only backends (parse() or check_device_rows() made
+  // sure another one is left).
+  if (o.backends_given) {
+    std::vector<std::string> lu, gemm_only;
+    for (const std::string &r : o.routines)
+      if (lu_routine(r) && on_gpu(r)) lu.push_back(r);
+    for (const char *b : {"cublas-batched", "vendor-grouped"})
+      if (has(o.backends, b)) gemm_only.push_back(b);
+    if (!lu.empty() && !gemm_only.empty())
+      std::fprintf(stderr, "note: %s: gemm only, skipped for %s\n", join(gemm_only).c_str(), join(lu).c_str());
+  }
   warn_if_loaded();
   Out out;
   if (!out.open(o.csv)) return 1;
@@ -1837,7 +2351,7 @@ int run(int argc, char **argv) {
   ho.reps = std::max(1, ho.reps), go.reps = std::max(1, go.reps);
   double host_bw = NAN;
   for (const std::string &r : o.routines) {
-    bool gpu_here = use_gpu && r == "gemm";
+    bool gpu_here = on_gpu(r);
     if (use_gpu && !gpu_here) std::fprintf(stderr, "note: %s has no device mode in the bench; host mode\n", r.c_str());
     if (!gpu_here && std::isnan(host_bw)) {
       host_bw = copy_bandwidth_gbps();
@@ -1845,10 +2359,10 @@ int run(int argc, char **argv) {
     }
     for (const std::string &p : o.precs) {
 #if BB_BENCH_CUDA
-#define BB_RUN(suffix, PublicT, T)                  \
-  if (p == #suffix) {                               \
-    if (gpu_here) run_device_prec<T>(go, gpu, out); \
-    else run_prec<T>(ho, r, host_bw, out);          \
+#define BB_RUN(suffix, PublicT, T)                     \
+  if (p == #suffix) {                                  \
+    if (gpu_here) run_device_prec<T>(go, r, gpu, out); \
+    else run_prec<T>(ho, r, host_bw, out);             \
   }
 #else
 #define BB_RUN(suffix, PublicT, T) \

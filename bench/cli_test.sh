@@ -3,8 +3,9 @@
 # values exit non-zero with one line on stderr and no row, columns that do not apply are empty
 # in the CSV, --one-per-group and --compare-groups report the right group counts, native-strided
 # is refused where it cannot run and checked where it can, the device-only backends (native-devptr,
-# cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode. Host mode only (potrf, and gemm with
-# --device host), so it runs the same with or without a GPU; every run is tiny.
+# cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode, and device getrf/getri
+# refuse the options they do not take. Host mode only (potrf, and gemm, getrf, getri with --device host),
+# so it runs the same with or without a GPU; every run is tiny.
 #   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
 set -uo pipefail
 bench=${1:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
@@ -69,8 +70,11 @@ bad=(
   "--routine gemm --backend native-strided --one-per-group" "--routine gemm --backend native-strided --compare-groups"
   "--routine gemm --backend native-strided --variable-sizes 2:4 --batch 10"
 )
-# --device gpu without a GPU (whether or not the build has CUDA) is an error too.
-if ! nvidia-smi -L >/dev/null 2>&1; then bad+=("--routine gemm --device gpu"); fi
+# --device gpu without a GPU (whether or not the build has CUDA) is an error too, for every routine
+# with a device mode.
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  bad+=("--routine gemm --device gpu" "--routine getrf --device gpu" "--routine getri --device gpu")
+fi
 for args in "${bad[@]}"; do
   rm -f "$tmp/bad.csv"
   eval "extra=($args)"
@@ -106,6 +110,33 @@ for case in "${nbad[@]}"; do
   [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
   [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
 done
+# Device getrf/getri: one size per call of back-to-back matrices, and no gemm-only backend. With
+# --device gpu these are command line errors (exit 2) whether or not there is a GPU.
+lu=(--prec r64 --sizes 2 --batch 10 --reps 1 --device gpu --csv "$tmp/bad.csv")
+lbad=(
+  "--routine getrf --sizes 2,3 --mixed|--mixed: getrf runs in device mode"
+  "--routine getri --sizes 2,3 --groups 2|--groups: getri runs in device mode"
+  "--routine getrf --one-per-group|--one-per-group: getrf runs in device mode"
+  "--routine gemm,getri --compare-groups|--compare-groups: getri runs in device mode"
+  "--routine getrf --scatter|--scatter: getrf runs in device mode"
+  "--routine getri --backend cublas-batched,vendor-grouped|nothing to run for getri in device mode"
+  "--routine getrf --backend reference|nothing to run for getrf in device mode"
+  "--routine getrf --backend native-strided --scatter|not with --scatter"
+  "--routine getrf --device host --backend native-strided|nothing to run for getrf"
+)
+for case in "${lbad[@]}"; do
+  args=${case%%|*} why=${case#*|}
+  rm -f "$tmp/bad.csv"
+  eval "extra=($args)"
+  "$bench" "${lu[@]}" "${extra[@]}" >"$tmp/out" 2>"$tmp/err"; rc=$?
+  what="bench --device gpu ... $args"
+  [ $rc -eq 2 ] || fail "$what: exit $rc, not 2"
+  [ "$(wc -l <"$tmp/err")" -eq 1 ] || fail "$what: expected one line on stderr, got: $(cat "$tmp/err")"
+  grep -q -- "$why" "$tmp/err" || fail "$what: stderr does not say '$why': $(cat "$tmp/err")"
+  [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
+  [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
+done
+
 # Without --sizes (three by default), without --batch, with --variable-sizes in place of --sizes.
 for args in "--sizes 4|needs --batch" "--batch 10|one size" "--variable-sizes 2:4 --batch 10|--variable-sizes"; do
   eval "extra=(${args%%|*})"
@@ -192,9 +223,22 @@ awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-12) }' || fail "native-strided --check:
 "$bench" --routine potrf,gemm --device host --prec r64 --sizes 2 --batch 100 --reps 1 --backend native,native-strided \
   >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "potrf,gemm native,native-strided exited $rc: $(cat "$tmp/err")"
-grep -q 'native-strided: gemm only, skipped for potrf' "$tmp/err" || fail "potrf,gemm native-strided: no note on stderr"
+grep -q 'native-strided: skipped for potrf' "$tmp/err" || fail "potrf,gemm native-strided: no note on stderr"
 [ "$(rows "$tmp/out")" -eq 3 ] || fail "potrf,gemm native,native-strided: expected 3 rows, got: $(cat "$tmp/out")"
 ! grep -qE '^potrf +r64 +native-strided' "$tmp/out" || fail "potrf,gemm: a potrf native-strided row"
+
+# getrf and getri in host mode: native-strided skipped with a note, the reference and native rows
+# checked (getri's native row inverts the native getrf's factors of the same matrices).
+"$bench" --routine getrf,getri --device host --prec r64 --sizes 3 --batch 200 --reps 1 --check \
+  --backend native,native-strided --csv "$tmp/lu.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "getrf,getri --device host exited $rc: $(cat "$tmp/err")"
+grep -q 'native-strided: skipped for getrf,getri' "$tmp/err" || fail "getrf,getri --device host: no note: $(cat "$tmp/err")"
+[ "$(cut -d, -f2,4 "$tmp/lu.csv" | tail -n +2 | tr '\n' ' ')" = "getrf,reference getrf,native getri,reference getri,native " ] ||
+  fail "getrf,getri --device host: rows $(cut -d, -f2,4 "$tmp/lu.csv" | tail -n +2 | tr '\n' ' ')"
+for r in 2 4; do
+  e=$(field "$tmp/lu.csv" $r error)
+  awk -v e="$e" 'BEGIN { exit !(e != "" && e + 0 < 1e-12) }' || fail "getrf,getri --device host: row $r error '$e'"
+done
 
 # --one-per-group: each problem its own group (per size, and with --mixed over all sizes).
 opg=(--routine potrf --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)

@@ -21,3 +21,19 @@ double uniform_nonzero() {
 }
 
 }  // namespace conf
+
+namespace conf {
+
+std::vector<int> forced_pivots(const std::vector<int> &from, int steps) {
+  std::vector<int> at = from, where(from.size()), ipiv(steps);
+  for (std::size_t r = 0; r < at.size(); ++r) where[at[r]] = int(r);
+  for (int j = 0; j < steps; ++j) {
+    int r = where[j];
+    ipiv[j] = r + 1;
+    std::swap(at[j], at[r]);
+    where[at[j]] = j, where[at[r]] = r;
+  }
+  return ipiv;
+}
+
+}  // namespace conf

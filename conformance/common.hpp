@@ -8,7 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
+#include <utility>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -211,6 +215,467 @@ template <class T> std::vector<const char *> backends_for() {
 
 // A short description of the inputs for failure messages.
 inline std::string seed_note() { return "BB_TEST_SEED=" + std::to_string(seed()); }
+
+
+// ---- getrf / getri: inputs with known answers, and checks independent of any backend ----------
+// Shared by the host tests (test_getrf_getri.cpp) and the device ones (test_gpu_getrf.cpp).
+
+// One LU problem: its input and what is known about the answer in advance.
+template <class T>
+struct LuProblem {
+  int m = 0, n = 0;
+  Mat<T> A;               // getrf: the matrix; getri: its factors
+  Mat<T> orig;            // getri: the matrix the factors came from (rows = 0: no residual)
+  std::vector<int> ipiv;  // getrf: the pivots partial pivoting must choose (empty: any legal
+                          // ones); getri: the input pivots
+  Mat<T> expect;          // getrf: the exact factors, where known (rows = 0: unknown)
+  int info = -1;          // the info LAPACK gives, or -1: read it off the factors
+  bool compare = false;   // well conditioned with forced pivots: must agree with the reference
+};
+
+// x scaled to modulus `mag` (a random sign or phase of magnitude mag).
+template <class T>
+T with_modulus(T x, WideReal<T> mag) {
+  Wide<T> w = wide(x);
+  return narrow<T>(w * (mag / bb::absval(w)));
+}
+
+// The pivots partial pivoting produces on A when at step j it must take the row that came
+// from row j of the factored matrix: from[r] is the row stored as row r of A.
+std::vector<int> forced_pivots(const std::vector<int> &from, int steps);
+
+// A = Q D with D column diagonally dominant, |D(j,j)| >= 3 sum_{i != j} |D(i,j)| for
+// j < min(m, n), and Q a random row permutation. The dominance survives every Schur
+// complement (with its margin), so at step j partial pivoting must take D's row j:
+// |other| / |pivot| <= 2 / (3 + 1) in exact arithmetic, which leaves room for |re| + |im|
+// pivoting (a factor sqrt 2 at most) and for any rounding. Exactly singular variants: the
+// columns in `zero` are zero (the rows of those indices stay in place and the others move
+// only between consecutive zero columns, so a zero pivot step finds D's own row at the
+// diagonal and later steps are forced too); with `zero_row`, D's row min(m, n) - 1 is zero
+// (m <= n only): it is never a pivot candidate with a nonzero value, stays exactly zero
+// under elimination, and is the only candidate left at the last step. `ipiv` receives the
+// pivots partial pivoting must produce. With `fixed_from` (no zero columns or row), Q is
+// that permutation instead of a random one (problems sharing their pivots).
+template <class T>
+Mat<T> dominant(int m, int n, BLAS_Layout layout, int pad, std::vector<int> zero, bool zero_row,
+                std::vector<int> &ipiv, const std::vector<int> *fixed_from = nullptr) {
+  const int mn = std::min(m, n);
+  Mat<T> D(m, n, layout, pad);
+  D.fill_random();
+  for (int z : zero)
+    for (int i = 0; i < m; ++i) D(i, z) = T(0);
+  if (zero_row && mn > 0)
+    for (int j = 0; j < n; ++j) D(mn - 1, j) = T(0);
+  for (int j = 0; j < mn; ++j) {
+    if (std::count(zero.begin(), zero.end(), j) || (zero_row && j == mn - 1)) continue;
+    WideReal<T> s = 0;
+    for (int i = 0; i < m; ++i)
+      if (i != j) s += bb::absval(wide(D(i, j)));
+    WideReal<T> f = WideReal<T>(3 + std::uniform_real_distribution<double>(0, 1)(rng()));
+    D(j, j) = with_modulus(D(j, j), s > 0 ? f * s : f);
+  }
+  std::vector<int> from(m);
+  std::iota(from.begin(), from.end(), 0);
+  if (fixed_from) {
+    from = *fixed_from;
+  } else {
+    zero.erase(std::remove_if(zero.begin(), zero.end(), [&](int z) { return z >= mn; }), zero.end());
+    std::sort(zero.begin(), zero.end());
+    zero.erase(std::unique(zero.begin(), zero.end()), zero.end());
+    int first = 0;
+    for (std::size_t k = 0; k <= zero.size(); ++k) {
+      int last = k < zero.size() ? zero[k] : m;
+      std::shuffle(from.begin() + first, from.begin() + last, rng());
+      first = last + 1;
+    }
+  }
+  Mat<T> A(m, n, layout, pad);
+  for (int r = 0; r < m; ++r)
+    for (int j = 0; j < n; ++j) A(r, j) = D(from[r], j);
+  ipiv = forced_pivots(from, mn);
+  return A;
+}
+
+template <class T>
+LuProblem<T> dominant_problem(int m, int n, BLAS_Layout layout, int pad, std::vector<int> zero = {},
+                              bool zero_row = false) {
+  LuProblem<T> pr;
+  const int mn = std::min(m, n);
+  zero_row = zero_row && m <= n;
+  pr.m = m, pr.n = n, pr.compare = true;
+  pr.A = dominant<T>(m, n, layout, pad, zero, zero_row, pr.ipiv);
+  int first = zero_row ? mn - 1 : mn;
+  for (int z : zero) first = std::min(first, z);
+  pr.info = first < mn ? first + 1 : 0;
+  return pr;
+}
+
+// A = Q^T L U with planted factors, to pin down the pivot rule: U(j,j) = s (±1 ± i) for
+// complex, ±2s for real (s in [1, 2]), and in each column of L one multiplier l = q / U(j,j)
+// with q = 1.6s times ±1 or ±i; the other multipliers and the strictly upper part of U are
+// tiny (row sums at most 1/2 times the diagonal), so L, U and A are well conditioned. At
+// step j the candidates are L(j:, j) U(j,j): |re| + |im| is 2s for the diagonal against
+// 1.6s for q (at most s for the rest), so LAPACK's rule keeps the planted row, while a
+// pivot chosen by modulus (1.41s against 1.6s) would take q's row. For complex, |l| = 1.13
+// then appears in L. expect holds the planted factors, packed as getrf returns them.
+template <class T>
+LuProblem<T> planted_problem(int n, BLAS_Layout layout, int pad) {
+  using W = Wide<T>;
+  using WR = WideReal<T>;
+  LuProblem<T> pr;
+  pr.m = pr.n = n, pr.compare = true, pr.info = 0;
+  auto sign = [] { return random_int(0, 1) ? WR(1) : WR(-1); };
+  auto unit_axis = [&]() -> W {  // ±1, or for complex also ±i
+    if constexpr (is_cplx<T>)
+      if (random_int(0, 1)) return W(WR(0), sign());
+    return W(sign());
+  };
+  auto tiny = [&](WR scale) { return wide(random_value<T>()) * (scale / WR(2 * n)); };
+  std::vector<W> L(std::size_t(n) * n, W(0)), U(std::size_t(n) * n, W(0));
+  auto at = [n](std::vector<W> &x, int i, int j) -> W & { return x[i + std::size_t(j) * n]; };
+  for (int j = 0; j < n; ++j) {
+    WR s = WR(std::uniform_real_distribution<double>(1, 2)(rng()));
+    W d;
+    if constexpr (is_cplx<T>) d = W(sign() * s, sign() * s);
+    else d = W(2 * sign() * s);
+    // Round the planted factors to T first, so that expect holds them exactly.
+    at(U, j, j) = wide(narrow<T>(d));
+    for (int k = j + 1; k < n; ++k) at(U, j, k) = wide(narrow<T>(tiny(s)));
+    at(L, j, j) = W(1);
+    if (j + 1 < n) {
+      for (int i = j + 1; i < n; ++i) at(L, i, j) = wide(narrow<T>(tiny(WR(1))));
+      at(L, random_int(j + 1, n - 1), j) = wide(narrow<T>(unit_axis() * (WR(1.6) * s) / at(U, j, j)));
+    }
+  }
+  std::vector<int> from(n);
+  std::iota(from.begin(), from.end(), 0);
+  std::shuffle(from.begin(), from.end(), rng());
+  pr.A = Mat<T>(n, n, layout, pad);
+  pr.expect = Mat<T>(n, n, layout, 0);
+  for (int r = 0; r < n; ++r)
+    for (int j = 0; j < n; ++j) {
+      W x(0);
+      for (int k = 0; k <= std::min(from[r], j); ++k) x += at(L, from[r], k) * at(U, k, j);
+      pr.A(r, j) = narrow<T>(x);
+      pr.expect(r, j) = narrow<T>(r > j ? at(L, r, j) : at(U, r, j));
+    }
+  pr.ipiv = forced_pivots(from, n);
+  return pr;
+}
+
+template <class T>
+LuProblem<T> random_problem(int m, int n, BLAS_Layout layout, int pad) {
+  LuProblem<T> pr;
+  pr.m = m, pr.n = n;
+  pr.A = Mat<T>(m, n, layout, pad);
+  pr.A.fill_random();
+  return pr;  // pivots and info: whatever the factors say
+}
+
+// 1-based index of the first exactly zero X(i, i), i < k; 0 if none.
+template <class T>
+int first_zero_diagonal(const Mat<T> &X, int k) {
+  for (int i = 0; i < k; ++i)
+    if (wide(X(i, i)) == Wide<T>(0)) return i + 1;
+  return 0;
+}
+
+template <class T>
+WideReal<T> frob_of(const Mat<T> &X) {
+  return frob<T>(X.rows, X.cols, [&](int i, int j) { return wide(X(i, j)); });
+}
+
+// P A (rows interchanged as ipiv says, in order) into r, column-major m x n in the wide type;
+// false if a pivot is out of range.
+template <class T>
+bool permuted_rows(const Mat<T> &A, const std::vector<int> &ipiv, std::vector<Wide<T>> &r) {
+  const int m = A.rows, n = A.cols, mn = std::min(m, n);
+  r.resize(std::size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) r[i + std::size_t(j) * m] = wide(A(i, j));
+  for (int k = 0; k < mn; ++k) {
+    int q = ipiv[k] - 1;
+    if (q < 0 || q >= m) return false;
+    for (int j = 0; j < n; ++j) std::swap(r[k + std::size_t(j) * m], r[q + std::size_t(j) * m]);
+  }
+  return true;
+}
+
+// ||P A - L U||_F / (max(m, n) ||A||_F eps), all in the wide type.
+template <class T>
+double getrf_residual(const Mat<T> &A, const Mat<T> &LU, const std::vector<int> &ipiv) {
+  using W = Wide<T>;
+  const int m = A.rows, n = A.cols, mn = std::min(m, n);
+  if (mn == 0) return 0;
+  std::vector<W> r, lu(std::size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      if (has_nan(LU(i, j))) return INFINITY;
+      lu[i + std::size_t(j) * m] = wide(LU(i, j));
+    }
+  if (!permuted_rows(A, ipiv, r)) return INFINITY;
+  for (int j = 0; j < n; ++j) {
+    W *rj = r.data() + std::size_t(j) * m;
+    for (int k = 0; k <= std::min(j, mn - 1); ++k) {
+      W u = lu[k + std::size_t(j) * m];
+      const W *lk = lu.data() + std::size_t(k) * m;
+      rj[k] -= u;  // L(k, k) = 1
+      for (int i = k + 1; i < m; ++i) rj[i] -= lk[i] * u;
+    }
+  }
+  WideReal<T> d = 0;
+  for (const W &x : r) d += bb::abs2(x);
+  double num = to_double(bb::rsqrt(d)), den = to_double(frob_of(A)) * std::max(m, n) * eps<T>();
+  return den > 0 ? num / den : (num > 0 ? INFINITY : 0);
+}
+
+// The componentwise backward error of the factors: the largest
+//   |P A - L U|(i, j) / ((min(i, j) + 3) eps (|L| |U|)(i, j))
+// over the matrix, in the wide type. Element (i, j) of L U is a chain of min(i, j) updates
+// plus the division (or the multiplication by the pivot's reciprocal) that made L(i, j), each
+// rounded once in a precision at least T's (half: however often its intermediate values are
+// rounded to half), so the classic bound |P A - L U| <= gamma_k |L| |U| keeps this ratio
+// near 1 (about 4 for complex arithmetic) for any order of the operations. An element that
+// misses an update or takes a wrong one stands out where the normwise residual hides it; the
+// bound still grows with min(i, j), so in half precision deep inside a large matrix only
+// errors of several percent of (|L| |U|)(i, j) show. Infinite on NaN or a bad pivot.
+template <class T>
+double getrf_componentwise(const Mat<T> &A, const Mat<T> &LU, const std::vector<int> &ipiv) {
+  using W = Wide<T>;
+  using WR = WideReal<T>;
+  const int m = A.rows, n = A.cols, mn = std::min(m, n);
+  if (mn == 0) return 0;
+  std::vector<W> r, lu(std::size_t(m) * n);
+  std::vector<WR> mag(std::size_t(m) * n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < m; ++i) {
+      if (has_nan(LU(i, j))) return INFINITY;
+      lu[i + std::size_t(j) * m] = wide(LU(i, j));
+      mag[i + std::size_t(j) * m] = bb::absval(wide(LU(i, j)));
+    }
+  if (!permuted_rows(A, ipiv, r)) return INFINITY;
+  std::vector<WR> bound(m);
+  double worst = 0;
+  for (int j = 0; j < n; ++j) {
+    W *rj = r.data() + std::size_t(j) * m;
+    std::fill(bound.begin(), bound.end(), WR(0));
+    for (int k = 0; k <= std::min(j, mn - 1); ++k) {
+      const W u = lu[k + std::size_t(j) * m];
+      const WR au = mag[k + std::size_t(j) * m];
+      const W *lk = lu.data() + std::size_t(k) * m;
+      const WR *ak = mag.data() + std::size_t(k) * m;
+      rj[k] -= u, bound[k] += au;  // L(k, k) = 1
+      for (int i = k + 1; i < m; ++i) rj[i] -= lk[i] * u, bound[i] += ak[i] * au;
+    }
+    for (int i = 0; i < m; ++i) {
+      const double num = to_double(bb::absval(rj[i]));
+      if (num == 0) continue;
+      const double den = to_double(bound[i]) * (std::min(i, j) + 3) * eps<T>();
+      worst = std::max(worst, den > 0 ? num / den : double(INFINITY));
+    }
+  }
+  return worst;
+}
+
+// ||I - A X||_F / (n ||A||_F ||X||_F eps), all in the wide type.
+template <class T>
+double getri_residual(const Mat<T> &A, const Mat<T> &X) {
+  using W = Wide<T>;
+  const int n = A.rows;
+  if (n == 0) return 0;
+  std::vector<W> a(std::size_t(n) * n), x(std::size_t(n) * n), r(n);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (has_nan(X(i, j))) return INFINITY;
+      a[i + std::size_t(j) * n] = wide(A(i, j));
+      x[i + std::size_t(j) * n] = wide(X(i, j));
+    }
+  WideReal<T> d = 0;
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) r[i] = W(i == j ? 1 : 0);
+    for (int k = 0; k < n; ++k) {
+      W xkj = x[k + std::size_t(j) * n];
+      const W *ak = a.data() + std::size_t(k) * n;
+      for (int i = 0; i < n; ++i) r[i] -= ak[i] * xkj;
+    }
+    for (int i = 0; i < n; ++i) d += bb::abs2(r[i]);
+  }
+  double den = to_double(frob_of(A)) * to_double(frob_of(X)) * n * eps<T>();
+  return to_double(bb::rsqrt(d)) / den;
+}
+
+// Partial pivoting: |L(i, j)| <= 1. For complex, pivots are chosen by |re| + |im| as i?amax
+// does, which bounds |re| + |im| of each candidate by the pivot's, so |l| <= sqrt 2 (and
+// |l| > 1 does occur, see planted_problem). The slack covers the rounding of
+// l = x * (1 / pivot).
+template <class T>
+::testing::AssertionResult pivot_bound(const Mat<T> &LU) {
+  const double bound = (is_cplx<T> ? std::sqrt(2.0) : 1.0) * (1 + 16 * eps<T>());
+  for (int j = 0; j < std::min(LU.rows, LU.cols); ++j)
+    for (int i = j + 1; i < LU.rows; ++i) {
+      double v = to_double(bb::absval(wide(LU(i, j))));
+      if (!(v <= bound))
+        return ::testing::AssertionFailure() << "|L(" << i << "," << j << ")| = " << v << " > " << bound;
+    }
+  return ::testing::AssertionSuccess();
+}
+
+// The first pivot the rule of SPEC.md section 3 takes on A (1-based): the first entry of
+// column 0 with a NaN part, else the first of largest |re| + |im| (exact: the candidates are
+// A's own entries). 0 where no pivot is to be taken (no rows or columns), or for c16 where the
+// two largest |re| + |im| lie within 4 eps (a backend may form the sums in half or in single).
+template <class T>
+int rule_first_pivot(const Mat<T> &A) {
+  using WR = WideReal<T>;
+  if (A.rows == 0 || A.cols == 0) return 0;
+  WR best = -1, second = -1;
+  int piv = 0;
+  for (int i = 0; i < A.rows; ++i) {
+    if (has_nan(A(i, 0))) return i + 1;
+    const WR v = bb::abs1(wide(A(i, 0)));
+    if (v > best) second = best, best = v, piv = i;
+    else second = std::max(second, v);
+  }
+  if (is_half<T> && is_cplx<T> && second >= 0 && to_double(best - second) <= 4 * eps<T>() * to_double(best)) return 0;
+  return piv + 1;
+}
+
+// How many leading steps of partial pivoting on A have a pivot that no backward-stable
+// backend can choose differently, judged from factors LU of A (any backend's). Step 0 looks
+// at A's first column itself (rule_first_pivot): its candidates are exact, so the rule fixes
+// the pivot, ties included. At step j > 0 the
+// candidates are L(i, j) U(j, j), i >= j; each backend computed them with an error of order
+// (j + 3) eps (|L| |U|)(i, j), amplified by the conditioning of the leading block, so the
+// step counts as unambiguous when the pivot's |re| + |im| exceeds every other candidate's by
+// 1000 times that (covering amplification by 100 with room to spare): in double precision
+// every step of a random matrix of order up to 256 passes, in single more than half of them,
+// in half almost none beyond step 0.
+template <class T>
+int unambiguous_pivot_steps(const Mat<T> &A, const Mat<T> &LU) {
+  const int m = A.rows, mn = std::min(A.rows, A.cols);
+  if (mn == 0 || rule_first_pivot(A) == 0) return 0;  // step 0: exact
+  const double slack = 1000 * (is_cplx<T> ? std::sqrt(2.0) : 1.0);
+  std::vector<double> bound(m);
+  for (int j = 1; j < mn; ++j) {
+    // (|L| |U|)(i, j) for i >= j.
+    std::fill(bound.begin(), bound.end(), 0.0);
+    for (int k = 0; k <= j; ++k) {
+      const double u = to_double(bb::absval(wide(LU(k, j))));
+      for (int i = std::max(j, k); i < m; ++i)
+        bound[i] += (i == k ? 1.0 : to_double(bb::absval(wide(LU(i, k))))) * u;
+    }
+    const Wide<T> ujj = wide(LU(j, j));
+    const double piv = to_double(bb::abs1(ujj));
+    const double tol = slack * (j + 3) * eps<T>();
+    if (!(piv - tol * bound[j] > 0)) return j;
+    for (int i = j + 1; i < m; ++i) {
+      const double cand = to_double(bb::abs1(wide(LU(i, j)) * ujj));
+      if (!(cand + tol * bound[i] < piv - tol * bound[j])) return j;
+    }
+  }
+  return mn;
+}
+
+// ---- getrf on NaN, Inf and subnormal numbers (SPEC.md section 3) --------------------------
+// The pivot is the first entry with a NaN part, else the first of largest |re| + |im|; a zero
+// pivot is not divided by but its zero column still updates the trailing matrix (0 x Inf =
+// NaN); a subnormal pivot is divided by, never multiplied by its overflowing reciprocal. Each
+// case is one square matrix with what the rule fixes about its factorization.
+template <class T>
+struct NonFiniteCase {
+  std::string what;
+  Mat<T> A;
+  std::vector<std::pair<int, int>> ipiv;  // (step, 1-based pivot) the rule fixes
+  int info = 0;
+  std::vector<std::pair<int, int>> nan_at, inf_at;  // output elements that must be NaN / Inf
+  bool finite_elsewhere = false;                    // and every other element finite
+  bool halves = false;  // L(1,0) = 1/2 and U(1,1) = 1/2 exactly (the subnormal pivot)
+};
+
+// The cases, each a random matrix (ld padded at random) with the values planted. With
+// `ties`, also columns whose largest |re| + |im| occurs twice exactly (the first wins; for
+// complex the later one is larger in modulus).
+template <class T>
+std::vector<NonFiniteCase<T>> non_finite_cases(BLAS_Layout layout, bool ties = false) {
+  using R = typename traits<T>::real;
+  const R inf = R(INFINITY), nan = R(NAN);
+  R tiny;  // a subnormal number of the storage precision whose half is exact
+  if constexpr (is_half<T>) tiny = R(0x1p-17f);
+  else if constexpr (is_quad<T>) tiny = bb::smallest_normal<R>() / R(8);
+  else tiny = std::numeric_limits<R>::min() / R(8);
+  auto c = [](R re, R im = R(0)) {
+    if constexpr (is_cplx<T>) return T(re, im);
+    else return T(re);
+  };
+  std::vector<NonFiniteCase<T>> v;
+  auto add = [&](int n, NonFiniteCase<T> e, auto plant) {
+    e.A = Mat<T>(n, n, layout, random_int(0, 3));
+    e.A.fill_random();
+    plant(e.A);
+    v.push_back(e);
+  };
+  add(6, {"NaN at (2,0)", {}, {{0, 3}}, 0, {}, {}, false}, [&](Mat<T> &A) { A(2, 0) = c(nan); });
+  add(6, {"NaN at (4,0) and (1,0): the first", {}, {{0, 2}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(4, 0) = c(nan), A(1, 0) = c(nan); });
+  add(6, {"NaN part at (3,0) behind a larger entry", {}, {{0, 4}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(0, 0) = c(R(8)), A(3, 0) = is_cplx<T> ? c(R(0.5), nan) : c(nan); });
+  add(6, {"Inf at (4,0)", {}, {{0, 5}}, 0, {}, {{0, 0}}, true}, [&](Mat<T> &A) { A(4, 0) = c(-inf); });
+  std::vector<std::pair<int, int>> nan_col3;
+  for (int i = 1; i < 6; ++i) nan_col3.push_back({i, 3});
+  add(6, {"zero column 0, Inf at (0,3)", {}, {{0, 1}, {3, 4}}, 1, nan_col3, {{0, 3}}, false}, [&](Mat<T> &A) {
+    for (int i = 0; i < 6; ++i) A(i, 0) = c(R(0));
+    A(0, 3) = c(inf);
+  });
+  add(2, {"subnormal pivot", {}, {{0, 1}, {1, 2}}, 0, {}, {}, true, true}, [&](Mat<T> &A) {
+    A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1));
+  });
+  if (ties) {
+    // Column 0: every entry shrunk below 1/2 in |re| + |im|, then two of exactly 1/2.
+    auto tie = [&](Mat<T> &A, int first, int second) {
+      for (int i = 0; i < A.rows; ++i) A(i, 0) = narrow<T>(wide(A(i, 0)) * Wide<T>(WideReal<T>(0.2)));
+      if constexpr (is_cplx<T>) A(first, 0) = c(R(0.25), R(-0.25)), A(second, 0) = c(R(-0.5));
+      else A(first, 0) = c(R(-0.5)), A(second, 0) = c(R(0.5));
+    };
+    add(6, {"tie at (1,0) and (3,0): the first", {}, {{0, 2}}, 0, {}, {}, true}, [&](Mat<T> &A) { tie(A, 1, 3); });
+    add(8, {"tie at (0,0) and (7,0): the first", {}, {{0, 1}}, 0, {}, {}, true}, [&](Mat<T> &A) { tie(A, 0, 7); });
+  }
+  return v;
+}
+
+// Checks one output of a NonFiniteCase (X, ipiv, info) against what the rule fixes and
+// against the reference backend's output (Xr, ipiv_r, info_r): ipiv, info and where NaN and
+// Inf appear must agree.
+template <class T>
+void check_non_finite_case(const NonFiniteCase<T> &e, const Mat<T> &X, const int *ipiv, int info, const Mat<T> &Xr,
+                           const int *ipiv_r, int info_r) {
+  using R = typename traits<T>::real;
+  auto c = [](R re) {
+    if constexpr (is_cplx<T>) return T(re, R(0));
+    else return T(re);
+  };
+  for (auto [step, piv] : e.ipiv) ASSERT_EQ(ipiv[step], piv) << "ipiv[" << step << "]";
+  ASSERT_EQ(info, e.info);
+  ASSERT_EQ(info, info_r) << "info differs from the reference";
+  for (int j = 0; j < X.rows && j < X.cols; ++j)
+    ASSERT_EQ(ipiv[j], ipiv_r[j]) << "ipiv[" << j << "] differs from the reference";
+  auto is_inf = [](const T &x) { return !has_nan(x) && !bb::isfinite_all(wide(x)); };
+  for (auto [i, j] : e.nan_at) ASSERT_TRUE(has_nan(X(i, j))) << "(" << i << "," << j << ") not NaN";
+  for (auto [i, j] : e.inf_at) ASSERT_TRUE(is_inf(X(i, j))) << "(" << i << "," << j << ") not Inf";
+  for (int j = 0; j < X.cols; ++j)
+    for (int i = 0; i < X.rows; ++i) {
+      ASSERT_EQ(has_nan(X(i, j)), has_nan(Xr(i, j))) << "NaN at (" << i << "," << j << ") differs from the reference";
+      ASSERT_EQ(is_inf(X(i, j)), is_inf(Xr(i, j))) << "Inf at (" << i << "," << j << ") differs from the reference";
+      const bool listed = std::count(e.inf_at.begin(), e.inf_at.end(), std::pair{i, j}) > 0;
+      if (e.finite_elsewhere && !listed) {
+        ASSERT_TRUE(bb::isfinite_all(wide(X(i, j)))) << "(" << i << "," << j << ") not finite";
+      }
+    }
+  ASSERT_TRUE(untouched_outside(e.A, X, [](int, int) { return true; }));
+  if (e.halves) {
+    ASSERT_TRUE(same_bits(X(1, 0), c(R(0.5)))) << "L(1,0) is not 1/2";
+    ASSERT_TRUE(same_bits(X(1, 1), c(R(0.5)))) << "U(1,1) is not 1/2";
+  }
+}
 
 }  // namespace conf
 

@@ -12,7 +12,8 @@
 //    zero matrix, factors with an exactly zero U(i,i)): info, the return value, and A left
 //    bit-identical by getri.
 // Residuals are computed in a wide type, independent of the reference; the reference itself
-// goes through the same independent checks.
+// goes through the same independent checks. The inputs and the independent checks live in
+// common.hpp, shared with the device tests (test_gpu_getrf.cpp).
 #include "common.hpp"
 
 #include <algorithm>
@@ -28,19 +29,6 @@ constexpr int kIpivGuard = 3;  // poisoned ipiv entries past the ones the call m
 template <class X> struct NoDeduceT { using type = X; };
 template <class X> using NoDeduce = typename NoDeduceT<X>::type;  // lets nullptr pass
 
-// One problem of a call: its input and what is known about the answer in advance.
-template <class T>
-struct Problem {
-  int m = 0, n = 0;
-  Mat<T> A;               // getrf: the matrix; getri: its factors
-  Mat<T> orig;            // getri: the matrix the factors came from (rows = 0: no residual)
-  std::vector<int> ipiv;  // getrf: the pivots partial pivoting must choose (empty: any legal
-                          // ones); getri: the input pivots
-  Mat<T> expect;          // getrf: the exact factors, where known (rows = 0: unknown)
-  int info = -1;          // the info LAPACK gives, or -1: read it off the factors
-  bool compare = false;   // well conditioned with forced pivots: must agree with the reference
-};
-
 struct Group {
   int m, n, count;
 };
@@ -49,7 +37,7 @@ template <class T>
 struct Batch {
   BLAS_Layout layout;
   std::vector<Group> groups;
-  std::vector<Problem<T>> problems;
+  std::vector<LuProblem<T>> problems;
   // A group of `count` problems made by make(m, n, pad, i): one padding (so one leading
   // dimension) for the whole group, as the standard requires.
   template <class Make>
@@ -75,7 +63,7 @@ Output<T> run_getrf(const Batch<T> &b) {
   std::vector<int> m, n, ld, sizes;
   std::vector<T *> pa;
   std::vector<int *> pp;
-  for (const Problem<T> &pr : b.problems) {
+  for (const LuProblem<T> &pr : b.problems) {
     o.A.push_back(pr.A);
     o.ipiv.emplace_back(std::min(pr.m, pr.n) + kIpivGuard, kIpivPoison);
   }
@@ -98,7 +86,7 @@ Output<T> run_getri(const Batch<T> &b) {
   std::vector<int> n, ld, sizes;
   std::vector<T *> pa;
   std::vector<int *> pp;
-  for (const Problem<T> &pr : b.problems) {
+  for (const LuProblem<T> &pr : b.problems) {
     o.A.push_back(pr.A);
     o.ipiv.push_back(pr.ipiv);
     o.ipiv.back().resize(pr.ipiv.size() + kIpivGuard, kIpivPoison);
@@ -115,152 +103,6 @@ Output<T> run_getri(const Batch<T> &b) {
   return o;
 }
 
-// ---- inputs ---------------------------------------------------------------------------
-
-// x scaled to modulus `mag` (a random sign or phase of magnitude mag).
-template <class T>
-T with_modulus(T x, WideReal<T> mag) {
-  Wide<T> w = wide(x);
-  return narrow<T>(w * (mag / bb::absval(w)));
-}
-
-// The pivots partial pivoting produces on A when at step j it must take the row that came
-// from row j of the factored matrix: from[r] is the row stored as row r of A.
-std::vector<int> forced_pivots(const std::vector<int> &from, int steps) {
-  std::vector<int> at = from, where(from.size()), ipiv(steps);
-  for (std::size_t r = 0; r < at.size(); ++r) where[at[r]] = int(r);
-  for (int j = 0; j < steps; ++j) {
-    int r = where[j];
-    ipiv[j] = r + 1;
-    std::swap(at[j], at[r]);
-    where[at[j]] = j, where[at[r]] = r;
-  }
-  return ipiv;
-}
-
-// A = Q D with D column diagonally dominant, |D(j,j)| >= 3 sum_{i != j} |D(i,j)| for
-// j < min(m, n), and Q a random row permutation. The dominance survives every Schur
-// complement (with its margin), so at step j partial pivoting must take D's row j:
-// |other| / |pivot| <= 2 / (3 + 1) in exact arithmetic, which leaves room for |re| + |im|
-// pivoting (a factor sqrt 2 at most) and for any rounding. Exactly singular variants: the
-// columns in `zero` are zero (the rows of those indices stay in place and the others move
-// only between consecutive zero columns, so a zero pivot step finds D's own row at the
-// diagonal and later steps are forced too); with `zero_row`, D's row min(m, n) - 1 is zero
-// (m <= n only): it is never a pivot candidate with a nonzero value, stays exactly zero
-// under elimination, and is the only candidate left at the last step. `ipiv` receives the
-// pivots partial pivoting must produce.
-template <class T>
-Mat<T> dominant(int m, int n, BLAS_Layout layout, int pad, std::vector<int> zero, bool zero_row,
-                std::vector<int> &ipiv) {
-  const int mn = std::min(m, n);
-  Mat<T> D(m, n, layout, pad);
-  D.fill_random();
-  for (int z : zero)
-    for (int i = 0; i < m; ++i) D(i, z) = T(0);
-  if (zero_row && mn > 0)
-    for (int j = 0; j < n; ++j) D(mn - 1, j) = T(0);
-  for (int j = 0; j < mn; ++j) {
-    if (std::count(zero.begin(), zero.end(), j) || (zero_row && j == mn - 1)) continue;
-    WideReal<T> s = 0;
-    for (int i = 0; i < m; ++i)
-      if (i != j) s += bb::absval(wide(D(i, j)));
-    WideReal<T> f = WideReal<T>(3 + std::uniform_real_distribution<double>(0, 1)(rng()));
-    D(j, j) = with_modulus(D(j, j), s > 0 ? f * s : f);
-  }
-  std::vector<int> from(m);
-  std::iota(from.begin(), from.end(), 0);
-  zero.erase(std::remove_if(zero.begin(), zero.end(), [&](int z) { return z >= mn; }), zero.end());
-  std::sort(zero.begin(), zero.end());
-  zero.erase(std::unique(zero.begin(), zero.end()), zero.end());
-  int first = 0;
-  for (std::size_t k = 0; k <= zero.size(); ++k) {
-    int last = k < zero.size() ? zero[k] : m;
-    std::shuffle(from.begin() + first, from.begin() + last, rng());
-    first = last + 1;
-  }
-  Mat<T> A(m, n, layout, pad);
-  for (int r = 0; r < m; ++r)
-    for (int j = 0; j < n; ++j) A(r, j) = D(from[r], j);
-  ipiv = forced_pivots(from, mn);
-  return A;
-}
-
-template <class T>
-Problem<T> dominant_problem(int m, int n, BLAS_Layout layout, int pad, std::vector<int> zero = {},
-                            bool zero_row = false) {
-  Problem<T> pr;
-  const int mn = std::min(m, n);
-  zero_row = zero_row && m <= n;
-  pr.m = m, pr.n = n, pr.compare = true;
-  pr.A = dominant<T>(m, n, layout, pad, zero, zero_row, pr.ipiv);
-  int first = zero_row ? mn - 1 : mn;
-  for (int z : zero) first = std::min(first, z);
-  pr.info = first < mn ? first + 1 : 0;
-  return pr;
-}
-
-// A = Q^T L U with planted factors, to pin down the pivot rule: U(j,j) = s (±1 ± i) for
-// complex, ±2s for real (s in [1, 2]), and in each column of L one multiplier l = q / U(j,j)
-// with q = 1.6s times ±1 or ±i; the other multipliers and the strictly upper part of U are
-// tiny (row sums at most 1/2 times the diagonal), so L, U and A are well conditioned. At
-// step j the candidates are L(j:, j) U(j,j): |re| + |im| is 2s for the diagonal against
-// 1.6s for q (at most s for the rest), so LAPACK's rule keeps the planted row, while a
-// pivot chosen by modulus (1.41s against 1.6s) would take q's row. For complex, |l| = 1.13
-// then appears in L. expect holds the planted factors, packed as getrf returns them.
-template <class T>
-Problem<T> planted_problem(int n, BLAS_Layout layout, int pad) {
-  using W = Wide<T>;
-  using WR = WideReal<T>;
-  Problem<T> pr;
-  pr.m = pr.n = n, pr.compare = true, pr.info = 0;
-  auto sign = [] { return random_int(0, 1) ? WR(1) : WR(-1); };
-  auto unit_axis = [&]() -> W {  // ±1, or for complex also ±i
-    if constexpr (is_cplx<T>)
-      if (random_int(0, 1)) return W(WR(0), sign());
-    return W(sign());
-  };
-  auto tiny = [&](WR scale) { return wide(random_value<T>()) * (scale / WR(2 * n)); };
-  std::vector<W> L(std::size_t(n) * n, W(0)), U(std::size_t(n) * n, W(0));
-  auto at = [n](std::vector<W> &x, int i, int j) -> W & { return x[i + std::size_t(j) * n]; };
-  for (int j = 0; j < n; ++j) {
-    WR s = WR(std::uniform_real_distribution<double>(1, 2)(rng()));
-    W d;
-    if constexpr (is_cplx<T>) d = W(sign() * s, sign() * s);
-    else d = W(2 * sign() * s);
-    // Round the planted factors to T first, so that expect holds them exactly.
-    at(U, j, j) = wide(narrow<T>(d));
-    for (int k = j + 1; k < n; ++k) at(U, j, k) = wide(narrow<T>(tiny(s)));
-    at(L, j, j) = W(1);
-    if (j + 1 < n) {
-      for (int i = j + 1; i < n; ++i) at(L, i, j) = wide(narrow<T>(tiny(WR(1))));
-      at(L, random_int(j + 1, n - 1), j) = wide(narrow<T>(unit_axis() * (WR(1.6) * s) / at(U, j, j)));
-    }
-  }
-  std::vector<int> from(n);
-  std::iota(from.begin(), from.end(), 0);
-  std::shuffle(from.begin(), from.end(), rng());
-  pr.A = Mat<T>(n, n, layout, pad);
-  pr.expect = Mat<T>(n, n, layout, 0);
-  for (int r = 0; r < n; ++r)
-    for (int j = 0; j < n; ++j) {
-      W x(0);
-      for (int k = 0; k <= std::min(from[r], j); ++k) x += at(L, from[r], k) * at(U, k, j);
-      pr.A(r, j) = narrow<T>(x);
-      pr.expect(r, j) = narrow<T>(r > j ? at(L, r, j) : at(U, r, j));
-    }
-  pr.ipiv = forced_pivots(from, n);
-  return pr;
-}
-
-template <class T>
-Problem<T> random_problem(int m, int n, BLAS_Layout layout, int pad) {
-  Problem<T> pr;
-  pr.m = m, pr.n = n;
-  pr.A = Mat<T>(m, n, layout, pad);
-  pr.A.fill_random();
-  return pr;  // pivots and info: whatever the factors say
-}
-
 // The square problems of a getrf batch turned into a getri batch: out's factors and pivots,
 // with the getrf inputs kept for the residual.
 template <class T>
@@ -271,8 +113,8 @@ Batch<T> factors_of(const Batch<T> &f, const Output<T> &out) {
     if (gr.m == gr.n) {
       g.groups.push_back(gr);
       for (int i = 0; i < gr.count; ++i) {
-        const Problem<T> &in = f.problems[p + i];
-        Problem<T> pr;
+        const LuProblem<T> &in = f.problems[p + i];
+        LuProblem<T> pr;
         pr.m = pr.n = gr.n;
         pr.A = out.A[p + i];
         pr.orig = in.A;
@@ -285,97 +127,6 @@ Batch<T> factors_of(const Batch<T> &f, const Output<T> &out) {
     p += gr.count;
   }
   return g;
-}
-
-// ---- independent checks ---------------------------------------------------------------
-
-// 1-based index of the first exactly zero X(i, i), i < k; 0 if none.
-template <class T>
-int first_zero_diagonal(const Mat<T> &X, int k) {
-  for (int i = 0; i < k; ++i)
-    if (wide(X(i, i)) == Wide<T>(0)) return i + 1;
-  return 0;
-}
-
-template <class T>
-WideReal<T> frob_of(const Mat<T> &X) {
-  return frob<T>(X.rows, X.cols, [&](int i, int j) { return wide(X(i, j)); });
-}
-
-// ||P A - L U||_F / (max(m, n) ||A||_F eps), all in the wide type.
-template <class T>
-double getrf_residual(const Mat<T> &A, const Mat<T> &LU, const std::vector<int> &ipiv) {
-  using W = Wide<T>;
-  const int m = A.rows, n = A.cols, mn = std::min(m, n);
-  if (mn == 0) return 0;
-  std::vector<W> r(std::size_t(m) * n), lu(std::size_t(m) * n);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < m; ++i) {
-      if (has_nan(LU(i, j))) return INFINITY;
-      r[i + std::size_t(j) * m] = wide(A(i, j));
-      lu[i + std::size_t(j) * m] = wide(LU(i, j));
-    }
-  for (int k = 0; k < mn; ++k) {  // P A: row k interchanged with row ipiv[k], in order
-    int q = ipiv[k] - 1;
-    if (q < 0 || q >= m) return INFINITY;
-    for (int j = 0; j < n; ++j) std::swap(r[k + std::size_t(j) * m], r[q + std::size_t(j) * m]);
-  }
-  for (int j = 0; j < n; ++j) {
-    W *rj = r.data() + std::size_t(j) * m;
-    for (int k = 0; k <= std::min(j, mn - 1); ++k) {
-      W u = lu[k + std::size_t(j) * m];
-      const W *lk = lu.data() + std::size_t(k) * m;
-      rj[k] -= u;  // L(k, k) = 1
-      for (int i = k + 1; i < m; ++i) rj[i] -= lk[i] * u;
-    }
-  }
-  WideReal<T> d = 0;
-  for (const W &x : r) d += bb::abs2(x);
-  double num = to_double(bb::rsqrt(d)), den = to_double(frob_of(A)) * std::max(m, n) * eps<T>();
-  return den > 0 ? num / den : (num > 0 ? INFINITY : 0);
-}
-
-// ||I - A X||_F / (n ||A||_F ||X||_F eps), all in the wide type.
-template <class T>
-double getri_residual(const Mat<T> &A, const Mat<T> &X) {
-  using W = Wide<T>;
-  const int n = A.rows;
-  if (n == 0) return 0;
-  std::vector<W> a(std::size_t(n) * n), x(std::size_t(n) * n), r(n);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      if (has_nan(X(i, j))) return INFINITY;
-      a[i + std::size_t(j) * n] = wide(A(i, j));
-      x[i + std::size_t(j) * n] = wide(X(i, j));
-    }
-  WideReal<T> d = 0;
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < n; ++i) r[i] = W(i == j ? 1 : 0);
-    for (int k = 0; k < n; ++k) {
-      W xkj = x[k + std::size_t(j) * n];
-      const W *ak = a.data() + std::size_t(k) * n;
-      for (int i = 0; i < n; ++i) r[i] -= ak[i] * xkj;
-    }
-    for (int i = 0; i < n; ++i) d += bb::abs2(r[i]);
-  }
-  double den = to_double(frob_of(A)) * to_double(frob_of(X)) * n * eps<T>();
-  return to_double(bb::rsqrt(d)) / den;
-}
-
-// Partial pivoting: |L(i, j)| <= 1. For complex, pivots are chosen by |re| + |im| as i?amax
-// does, which bounds |re| + |im| of each candidate by the pivot's, so |l| <= sqrt 2 (and
-// |l| > 1 does occur, see planted_problem). The slack covers the rounding of
-// l = x * (1 / pivot).
-template <class T>
-::testing::AssertionResult pivot_bound(const Mat<T> &LU) {
-  const double bound = (is_cplx<T> ? std::sqrt(2.0) : 1.0) * (1 + 16 * eps<T>());
-  for (int j = 0; j < std::min(LU.rows, LU.cols); ++j)
-    for (int i = j + 1; i < LU.rows; ++i) {
-      double v = to_double(bb::absval(wide(LU(i, j))));
-      if (!(v <= bound))
-        return ::testing::AssertionFailure() << "|L(" << i << "," << j << ")| = " << v << " > " << bound;
-    }
-  return ::testing::AssertionSuccess();
 }
 
 std::string describe(std::size_t p, int m, int n) {
@@ -391,7 +142,7 @@ template <class T>
 void check_getrf(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<T>> *ref, const char *backend) {
   long failures = 0;
   for (std::size_t p = 0; p < b.problems.size(); ++p) {
-    const Problem<T> &pr = b.problems[p];
+    const LuProblem<T> &pr = b.problems[p];
     const Mat<T> &LU = out.A[p];
     const std::vector<int> &ipiv = out.ipiv[p];
     const int mn = std::min(pr.m, pr.n);
@@ -429,7 +180,7 @@ template <class T>
 void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<T>> *ref, const char *backend) {
   long failures = 0;
   for (std::size_t p = 0; p < b.problems.size(); ++p) {
-    const Problem<T> &pr = b.problems[p];
+    const LuProblem<T> &pr = b.problems[p];
     const Mat<T> &X = out.A[p];
     SCOPED_TRACE(describe(p, pr.n, pr.n));
     const int zero = first_zero_diagonal(pr.A, pr.n);
@@ -570,7 +321,7 @@ void check_singular(BLAS_Layout layout) {
     h.groups.push_back({gr.n, gr.n, gr.count + extra});
     for (int i = 0; i < gr.count; ++i) h.problems.push_back(g.problems[p + i]);
     for (int e = 0; e < extra; ++e) {
-      Problem<T> pr = g.problems[p];  // kind 0: regular
+      LuProblem<T> pr = g.problems[p];  // kind 0: regular
       pr.orig = Mat<T>();
       std::vector<int> zeros;
       if (e == 0) zeros = {random_int(0, gr.n - 1)};
@@ -586,60 +337,21 @@ void check_singular(BLAS_Layout layout) {
   if (::testing::Test::HasFatalFailure()) return;
 }
 
-// NaN, Inf and subnormal numbers (SPEC.md section 3): every backend follows one rule. The pivot
-// is the first entry with a NaN part, else the first of largest |re| + |im|; a zero pivot is
-// not divided by but its zero column still updates the trailing matrix (0 x Inf = NaN); a
-// subnormal pivot is divided by, never multiplied by its overflowing reciprocal. Outcomes the
-// rule fixes are checked exactly; beyond them every backend must agree with the reference in
-// ipiv, info and where NaN and Inf appear.
+// NaN, Inf and subnormal numbers (SPEC.md section 3): every backend follows one rule
+// (non_finite_cases in common.hpp). Outcomes the rule fixes are checked exactly; beyond them
+// every backend must agree with the reference in ipiv, info and where NaN and Inf appear.
 template <class T>
 void check_non_finite(BLAS_Layout layout) {
   SCOPED_TRACE(seed_note());
   SCOPED_TRACE(std::string("NaN / Inf / subnormal inputs, layout ") + layout_name(layout));
-  using R = typename traits<T>::real;
-  const R inf = R(INFINITY), nan = R(NAN);
-  R tiny;  // a subnormal number of the storage precision whose half is exact
-  if constexpr (is_half<T>) tiny = R(0x1p-17f);
-  else if constexpr (is_quad<T>) tiny = bb::smallest_normal<R>() / R(8);
-  else tiny = std::numeric_limits<R>::min() / R(8);
-  struct Expect {
-    const char *what;
-    std::vector<std::pair<int, int>> ipiv;  // (step, 1-based pivot) the rule fixes
-    int info;
-    std::vector<std::pair<int, int>> nan_at, inf_at;  // output elements that must be NaN / Inf
-    bool finite_elsewhere;                            // and every other element finite
-  };
-  std::vector<Expect> expect;
+  const std::vector<NonFiniteCase<T>> cases = non_finite_cases<T>(layout);
   Batch<T> b{layout, {}, {}};
-  auto add = [&](int n, Expect e, auto plant) {
-    b.add(n, n, 1, [&](int m, int nn, int pad, int) {
-      Problem<T> pr;
-      pr.m = m, pr.n = nn, pr.A = Mat<T>(m, nn, layout, pad);
-      pr.A.fill_random();
-      plant(pr.A);
+  for (const NonFiniteCase<T> &e : cases)
+    b.add(e.A.rows, e.A.cols, 1, [&](int m, int n, int, int) {
+      LuProblem<T> pr;
+      pr.m = m, pr.n = n, pr.A = e.A;
       return pr;
     });
-    expect.push_back(e);
-  };
-  auto c = [](R re, R im = R(0)) {
-    if constexpr (is_cplx<T>) return T(re, im);
-    else return T(re);
-  };
-  add(6, {"NaN at (2,0)", {{0, 3}}, 0, {}, {}, false}, [&](Mat<T> &A) { A(2, 0) = c(nan); });
-  add(6, {"NaN at (4,0) and (1,0): the first", {{0, 2}}, 0, {}, {}, false},
-      [&](Mat<T> &A) { A(4, 0) = c(nan), A(1, 0) = c(nan); });
-  add(6, {"NaN part at (3,0) behind a larger entry", {{0, 4}}, 0, {}, {}, false},
-      [&](Mat<T> &A) { A(0, 0) = c(R(8)), A(3, 0) = is_cplx<T> ? c(R(0.5), nan) : c(nan); });
-  add(6, {"Inf at (4,0)", {{0, 5}}, 0, {}, {{0, 0}}, true}, [&](Mat<T> &A) { A(4, 0) = c(-inf); });
-  std::vector<std::pair<int, int>> nan_col3;
-  for (int i = 1; i < 6; ++i) nan_col3.push_back({i, 3});
-  add(6, {"zero column 0, Inf at (0,3)", {{0, 1}, {3, 4}}, 1, nan_col3, {{0, 3}}, false}, [&](Mat<T> &A) {
-    for (int i = 0; i < 6; ++i) A(i, 0) = c(R(0));
-    A(0, 3) = c(inf);
-  });
-  add(2, {"subnormal pivot", {{0, 1}, {1, 2}}, 0, {}, {}, true}, [&](Mat<T> &A) {
-    A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1));
-  });
   const Output<T> ref = [&] {
     BackendScope s("reference");
     return run_getrf(b);
@@ -650,28 +362,10 @@ void check_non_finite(BLAS_Layout layout) {
     BackendScope s(backend);
     const Output<T> out = std::string(backend) == "reference" ? ref : run_getrf(b);
     for (std::size_t p = 0; p < b.problems.size(); ++p) {
-      const Expect &e = expect[p];
-      SCOPED_TRACE(std::string("backend ") + backend + ", " + e.what);
-      const Mat<T> &X = out.A[p];
-      for (auto [step, piv] : e.ipiv) ASSERT_EQ(out.ipiv[p][step], piv) << "ipiv[" << step << "]";
-      ASSERT_EQ(out.info[p], e.info);
-      ASSERT_EQ(out.info[p], ref.info[p]) << "info differs from the reference";
-      for (int j = 0; j < X.rows && j < X.cols; ++j) ASSERT_EQ(out.ipiv[p][j], ref.ipiv[p][j]) << "ipiv[" << j << "] differs from the reference";
-      auto is_inf = [](const T &x) { return !has_nan(x) && !bb::isfinite_all(wide(x)); };
-      for (auto [i, j] : e.nan_at) ASSERT_TRUE(has_nan(X(i, j))) << "(" << i << "," << j << ") not NaN";
-      for (auto [i, j] : e.inf_at) ASSERT_TRUE(is_inf(X(i, j))) << "(" << i << "," << j << ") not Inf";
-      for (int j = 0; j < X.cols; ++j)
-        for (int i = 0; i < X.rows; ++i) {
-          ASSERT_EQ(has_nan(X(i, j)), has_nan(ref.A[p](i, j))) << "NaN at (" << i << "," << j << ") differs from the reference";
-          ASSERT_EQ(is_inf(X(i, j)), is_inf(ref.A[p](i, j))) << "Inf at (" << i << "," << j << ") differs from the reference";
-          const bool listed = std::count(e.inf_at.begin(), e.inf_at.end(), std::pair{i, j}) > 0;
-          if (e.finite_elsewhere && !listed) ASSERT_TRUE(bb::isfinite_all(wide(X(i, j)))) << "(" << i << "," << j << ") not finite";
-        }
-      ASSERT_TRUE(untouched_outside(b.problems[p].A, X, [](int, int) { return true; }));
-      if (std::string(e.what) == "subnormal pivot") {  // L(1,0) = 1/2 and U(1,1) = 1/2 exactly
-        ASSERT_TRUE(same_bits(X(1, 0), c(R(0.5)))) << "L(1,0) is not 1/2";
-        ASSERT_TRUE(same_bits(X(1, 1), c(R(0.5)))) << "U(1,1) is not 1/2";
-      }
+      SCOPED_TRACE(std::string("backend ") + backend + ", " + cases[p].what);
+      check_non_finite_case(cases[p], out.A[p], out.ipiv[p].data(), out.info[p], ref.A[p], ref.ipiv[p].data(),
+                            ref.info[p]);
+      if (::testing::Test::HasFatalFailure()) return;
     }
     count_checked((std::string("getrf non-finite ") + traits<T>::name() + " " + backend).c_str(), long(b.problems.size()));
   }

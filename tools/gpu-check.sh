@@ -2,7 +2,8 @@
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
-# (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions). From the device tool:
+# (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
+# lubench: getrf/getri against cuBLAS). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -43,7 +44,7 @@ if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
-    for suite in conformance_gpu_gemm conformance_gpu_extensions internal_device_layer; do
+    for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf internal_device_layer}; do
       BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
         "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1
@@ -103,6 +104,15 @@ if has extbench; then
       python3 -c "import csv,sys; r=[x for x in csv.reader(sys.stdin) if len(x)>10 and x[-3]=='gpu__time_duration.sum']; import collections; d=collections.defaultdict(list); [d[x[4][:60]].append(float(x[-1].replace(',',''))) for x in r]; [print('ncu $p', k, len(v), 'launches, median', sorted(v)[len(v)//2], r[0][-2]) for k,v in d.items()]"
   done > "$out/extbench-$gpu.log" 2>&1
   grep -E "^gemm|^ncu|rout" "$out/extbench-$gpu.log"
+fi
+if has lubench; then
+  # getrf and getri on the GPU against cuBLAS (LUPREC, LUSIZES pick a part: one call is 10 min).
+  bench=$build/bench/blas_batched_bench
+  for p in ${LUPREC:-r64 r32 c64 c32 r16}; do
+    "$bench" --routine getrf,getri --prec $p --sizes ${LUSIZES:-2,4,8,16,32,64,128,256,512} --device gpu --check \
+      --backend native,native-strided,native-devptr,cublas-direct --csv "$out/lu-$p-$gpu.csv"
+  done > "$out/lubench-$gpu.log" 2>&1
+  grep -E "^get" "$out/lubench-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

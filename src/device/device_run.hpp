@@ -285,19 +285,26 @@ class DeviceRun {
 #pragma omp barrier
       if (status) break;
     }
-    // Strided runs with a device info: the kernels wrote every code there; one count at the
-    // end gives the return value (instead of an info list per chunk).
+    // A device info that the kernels (and for device pointer arrays the check pass) wrote in
+    // full: one count per stretch of consecutive device problems gives the return value,
+    // instead of an info list per chunk.
     if (!status && count_at_end()) {
-      char *host = s.slot_host(slot, 2 * sizeof(int32_t));
+      const std::size_t most = mine.size();
+      char *host = s.slot_host(slot, std::max<std::size_t>(most * sizeof(int32_t), 1) + 16);
       if (!host) return s.status();
       auto *count_device = reinterpret_cast<int32_t *>(s.slot_device(slot));
       auto *count_host = reinterpret_cast<int32_t *>(host);
-      for (int i : mine) {
-        if (cuda::info_count(s, device_info_ + groups_[i].offset, groups_[i].count, count_device, count_host) ||
-            s.slot_release(slot) || s.slot_wait(slot))
+      int stretches = 0;
+      for (std::size_t k = 0; k < mine.size();) {
+        const int64_t from = groups_[mine[k]].offset;
+        int64_t to = from + groups_[mine[k]].count;
+        for (++k; k < mine.size() && groups_[mine[k]].offset == to; ++k) to += groups_[mine[k]].count;
+        if (cuda::info_count(s, device_info_ + from, to - from, count_device + stretches, count_host + stretches))
           return s.status();
-        failures_ += *count_host;
+        ++stretches;
       }
+      if (s.slot_release(slot) || s.slot_wait(slot)) return s.status();
+      for (int k = 0; k < stretches; ++k) failures_ += count_host[k];
     }
     if (debug)
       std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms\n",
@@ -707,11 +714,11 @@ class DeviceRun {
 
   bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
   // Codes come back through the info channel: numerical ones, and NULL entries of device
-  // pointer arrays in a blocking call (the return value counts them); except where the
-  // kernels write every code into a device info of a strided call, counted at the end.
-  bool collect() const { return (A::kNumericInfo && !count_at_end()) || (device_arrays() && wait_); }
+  // pointer arrays in a blocking call (the return value counts them); except where every
+  // code lands in a device info (strided runs, or device pointer arrays), counted at the end.
+  bool collect() const { return !count_at_end() && (A::kNumericInfo || (device_arrays() && wait_)); }
   bool count_at_end() const {
-    return A::kNumericInfo && A::kZeroesInfo && device_info_ && c_.addressing == Addressing::strided;
+    return A::kNumericInfo && A::kZeroesInfo && device_info_ && c_.addressing != Addressing::host_arrays;
   }
 
   const Call &c_;

@@ -4,8 +4,7 @@
 // block barrier. The pivot search is a reduction over the problem's lanes (lu_common.cuh);
 // rows are never swapped: each thread tracks where LAPACK's sequence of interchanges has moved
 // its row ("lazy swaps") and writes it once, straight to its final place. Each matrix is read
-// once and written once; a warp whose problems lie back to back (a packed strided run) moves
-// them as 16-byte vectors through shared memory.
+// once and written once.
 #pragma once
 #include "lu_common.cuh"
 
@@ -23,30 +22,9 @@ struct GetrfRegisterShape {
   static constexpr int MIN_BLOCKS = 65536 / (THREADS * (REGS < 255 ? REGS : 255)) > 0
                                         ? 65536 / (THREADS * (REGS < 255 ? REGS : 255)) : 1;
   // Staging: a warp's 32 / K problems of K x K elements, stored type.
-  // One problem per warp (K = 32) loads its rows coalesced as they are: no staging memory.
-  static constexpr int STAGE_ELEMS = K < 32 ? 32 * K : 0;
-  static constexpr int STAGE_BYTES = WPB * STAGE_ELEMS * int(sizeof(S));
+  // Each thread loads its row as it is: staging a warp's problems through shared memory for
+  // coalesced copies measured slower at every K (H100: K = 8 and 16 lost 10-20 points).
 };
-
-// Whether a warp's problems lie back to back, 16-byte aligned: the run is strided with
-// step m * n and the layout's leading dimension equals the row length.
-template <class S>
-__device__ __forceinline__ bool lu_packed(const LuSeg &G, int per_warp) {
-  if (G.A.array) return false;
-  const int64_t elems = int64_t(G.m) * G.n;
-  if (G.A.step != elems || G.A.ld != (G.row_major ? G.n : G.m)) return false;
-  return (reinterpret_cast<std::uintptr_t>(G.A.p) % 16) == 0 && (elems * per_warp * int64_t(sizeof(S))) % 16 == 0;
-}
-
-// Copies `bytes` between global and shared memory, the warp's lanes taking 16-byte vectors
-// (both sides 16-byte aligned), the tail byte-wise... in elements of S.
-template <class S>
-__device__ __forceinline__ void warp_copy(S *dst, const S *src, int elems, int lane) {
-  const int vecs = elems * int(sizeof(S)) / 16;
-  for (int v = lane; v < vecs; v += 32) reinterpret_cast<uint4 *>(dst)[v] = reinterpret_cast<const uint4 *>(src)[v];
-  for (int e = vecs * 16 / int(sizeof(S)) + lane; e < elems; e += 32) dst[e] = src[e];
-}
-
 
 // The pivot row's elements i..K-1 into shared memory (16-byte stores where two fit), and
 // r[j] -= l * pivot[j] for j > i from it.
@@ -88,30 +66,20 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
   constexpr int WPB = Shape::WPB, PPW = 32 / K;  // problems per warp
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
   __shared__ __align__(16) CT pivot_rows[WPB][32];
-  extern __shared__ __align__(16) unsigned char lu_smem[];
-  S *stage = reinterpret_cast<S *>(lu_smem) + warp * Shape::STAGE_ELEMS;
   CT *pivot_row_buf = pivot_rows[warp] + q * K;
   // A unit is one warp's PPW problems; the whole warp leaves the loop together.
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const LuSeg &G = run_of<WPB>(L, u);
-    const int64_t first = (u - G.unit_begin) * PPW, p = first + q;
-    const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld, elems = m * n;
+    const int64_t p = (u - G.unit_begin) * PPW + q;
+    const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld;
     const bool rm = G.row_major;
-    // Back to back: the warp's problems move through shared memory as vectors.
-    const bool staged = Shape::STAGE_ELEMS > 0 && lu_packed<S>(G, PPW);
-    const int count = int(G.problems - first < PPW ? G.problems - first : PPW);
     S *a = nullptr;
     int *piv = nullptr;
     if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
     const bool active = a && piv;  // else past the run's end, or skipped (a NULL pointer)
     const bool has_row = active && t < m;
-    // Row t: where it is read (stage or global) and the step between its elements.
-    if (staged) {
-      warp_copy(stage, operand_at<S>(G.A, first), count * elems, lane);
-      __syncwarp();
-    }
-    const S *row = staged ? stage + q * elems + (rm ? t * n : t) : a + (rm ? int64_t(t) * ld : t);
-    const int64_t step = staged ? (rm ? 1 : m) : (rm ? 1 : ld);
+    const S *row = a + (rm ? int64_t(t) * ld : t);
+    const int64_t step = rm ? 1 : ld;
     CT r[K];
 #pragma unroll
     for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
@@ -152,16 +120,11 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
     }
 
     // Each row straight to its final place.
-    S *out = staged ? stage + q * elems + (rm ? cur * n : cur) : a + (rm ? int64_t(cur) * ld : cur);
+    S *out = a + (rm ? int64_t(cur) * ld : cur);
     if (has_row)
 #pragma unroll
       for (int j = 0; j < K; ++j)
         if (j < n) out[j * step] = narrow<S>(r[j]);
-    if (staged) {
-      __syncwarp();
-      warp_copy(operand_at<S>(G.A, first), stage, count * elems, lane);
-      __syncwarp();  // the next unit restages
-    }
     if (active && t < mn) piv[t] = my_piv;
     if (active && t == 0) {
       if (info && G.codes) G.codes[p] = info;

@@ -63,7 +63,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *tabl
         st = getrf ? go(getrf_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0)
                    : go(getri_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0);
       } else {
-        st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, GetrfRegisterShape<S, K>::STAGE_BYTES)
+        st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
                    : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());
       }
     });

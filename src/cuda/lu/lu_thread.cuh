@@ -12,25 +12,71 @@ struct LuThreadShape {
   static constexpr int WPB = 4, THREADS = 32 * WPB, PPW = 32;
 };
 
-// A problem's m x n matrix (m, n <= K) into a[row][col] of the compute type, zeros beyond.
+// A problem's m x n matrix (m, n <= K) into x[row][col] of the compute type (zeros beyond),
+// and back: element (i, j) at a[i * rs + j * cs].
 template <class S, int K>
-__device__ __forceinline__ void thread_load(const S *a, const LuSeg &G, int m, int n,
+__device__ __forceinline__ void thread_load(const S *a, int64_t rs, int64_t cs, int m, int n,
                                             typename dev<S>::C (&x)[K][K]) {
 #pragma unroll
   for (int i = 0; i < K; ++i)
 #pragma unroll
-    for (int j = 0; j < K; ++j)
-      x[i][j] = i < m && j < n ? widen(a[lu_index(G.row_major, G.A.ld, i, j)]) : widen(zero<S>());
+    for (int j = 0; j < K; ++j) x[i][j] = i < m && j < n ? widen(a[i * rs + j * cs]) : widen(zero<S>());
 }
 template <class S, int K>
-__device__ __forceinline__ void thread_store(S *a, const LuSeg &G, int m, int n,
+__device__ __forceinline__ void thread_store(S *a, int64_t rs, int64_t cs, int m, int n,
                                              const typename dev<S>::C (&x)[K][K]) {
 #pragma unroll
   for (int i = 0; i < K; ++i)
 #pragma unroll
     for (int j = 0; j < K; ++j)
-      if (i < m && j < n) a[lu_index(G.row_major, G.A.ld, i, j)] = narrow<S>(x[i][j]);
+      if (i < m && j < n) a[i * rs + j * cs] = narrow<S>(x[i][j]);
 }
+
+// Where a thread's problem is read and written. A dense K x K matrix (ld = K) moves as whole
+// 16- or 8-byte words when its address and size allow (a 2 x 2 in double is two 16-byte
+// loads; the exact shape keeps every index a constant, so the words stay in registers), else
+// element by element in the caller's layout.
+template <class S, int K>
+struct ThreadMatrix {
+  S *a;
+  int64_t rs, cs;  // element (i, j) at a[i * rs + j * cs]
+  int words = 0;   // 16 or 8: the dense matrix moves in words of this many bytes
+  __device__ ThreadMatrix(S *a_, const LuSeg &G, int m, int n) : a(a_) {
+    const bool dense = m == K && n == K && G.A.ld == K;
+    rs = G.row_major ? G.A.ld : 1, cs = G.row_major ? 1 : G.A.ld;
+    const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(a) | std::uintptr_t(K * K * int(sizeof(S)));
+    // Whole words only: a 2 x 2 in half (8 bytes) takes one 8-byte word, never a 16-byte one.
+    if (dense) words = bits % 16 == 0 ? 16 : bits % 8 == 0 ? 8 : 0;
+  }
+  __device__ void load(typename dev<S>::C (&x)[K][K], int m, int n) const {
+    if (!words) return thread_load<S, K>(a, rs, cs, m, n, x);
+    S buf[K * K];
+    copy_words(buf, a);
+    if (rs == 1) thread_load<S, K>(buf, 1, K, K, K, x);  // constant indices: buf stays in registers
+    else thread_load<S, K>(buf, K, 1, K, K, x);
+  }
+  __device__ void store(const typename dev<S>::C (&x)[K][K], int m, int n) const {
+    if (!words) return thread_store<S, K>(a, rs, cs, m, n, x);
+    S buf[K * K];
+    if (rs == 1) thread_store<S, K>(buf, 1, K, K, K, x);
+    else thread_store<S, K>(buf, K, 1, K, K, x);
+    copy_words(a, buf);
+  }
+
+ private:
+  // The K x K elements between a register buffer and memory, in words.
+  template <class D, class Src>
+  __device__ void copy_words(D *dst, const Src *src) const {
+    constexpr int kBytes = K * K * int(sizeof(S));
+    if (words == 16) {
+#pragma unroll
+      for (int w = 0; w < kBytes / 16; ++w) reinterpret_cast<uint4 *>(dst)[w] = reinterpret_cast<const uint4 *>(src)[w];
+    } else {
+#pragma unroll
+      for (int w = 0; w < kBytes / 8; ++w) reinterpret_cast<uint2 *>(dst)[w] = reinterpret_cast<const uint2 *>(src)[w];
+    }
+  }
+};
 
 template <class S, int K>
 __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(const __grid_constant__ LuLaunch L) {
@@ -46,8 +92,9 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(con
     int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped (a NULL pointer)
     const int m = G.m, n = G.n, mn = m < n ? m : n;
+    const ThreadMatrix<S, K> M(a, G, m, n);
     CT x[K][K];
-    thread_load<S, K>(a, G, m, n, x);
+    M.load(x, m, n);
     int info = 0;
     const R sfmin = smallest_normal<R>();
 #pragma unroll
@@ -86,7 +133,7 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(con
         for (int j = i + 1; j < K; ++j) x[r][j] = msub(x[r][j], x[r][i], x[i][j]);
       }
     }
-    thread_store<S, K>(a, G, m, n, x);
+    M.store(x, m, n);
     if (info && G.codes) G.codes[p] = info;
     if (G.info) G.info[p] = info;
   }
@@ -106,8 +153,9 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getri_thread(con
     const int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped (a NULL pointer)
     const int n = G.n;
+    const ThreadMatrix<S, K> M(a, G, n, n);
     CT f[K][K];
-    thread_load<S, K>(a, G, n, n, f);
+    M.load(f, n, n);
     int pv[K], code = 0;
 #pragma unroll
     for (int i = 0; i < K; ++i) {
@@ -156,7 +204,7 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getri_thread(con
 #pragma unroll
       for (int i = 0; i < K; ++i) inv[i][c] = x[i];
     }
-    thread_store<S, K>(a, G, n, n, inv);
+    M.store(inv, n, n);
   }
 }
 

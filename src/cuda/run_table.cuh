@@ -5,6 +5,7 @@
 #include "device_operand.hpp"
 #include "device_types.cuh"
 
+#include <cstring>
 #include <type_traits>
 
 namespace bb::cuda {
@@ -18,6 +19,22 @@ struct RunLaunch {
   const int32_t *block_first;  // with a table: the run of each block's first unit
   Run inline_runs[Inline];
 };
+
+// A launch of `count` runs and `units` units: the runs by value (count <= Inline, from
+// table_host), or the table in device memory with block_first. False if neither fits.
+template <class Run, int Inline>
+bool make_launch(RunLaunch<Run, Inline> &L, const Run *table_host, const Run *table_device,
+                 const int32_t *block_first, int count, int64_t units) {
+  std::memset(&L, 0, sizeof L);
+  L.count = count;
+  L.total_units = units;
+  L.table = table_device;
+  L.block_first = table_device ? block_first : nullptr;
+  if (table_device) return true;
+  if (count > Inline) return false;
+  for (int i = 0; i < count; ++i) L.inline_runs[i] = table_host[i];
+  return true;
+}
 
 // The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
 // the search stays between the runs of this block's first and last unit (a few at most:

@@ -34,15 +34,7 @@ int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *tab
            const int32_t *block_first, int count, int64_t units) {
   if (s.status() || units == 0 || count == 0) return s.status();
   GemmLaunch L;
-  std::memset(&L, 0, sizeof L);
-  L.count = count;
-  L.total_units = units;
-  L.table = table_device;
-  L.block_first = table_device ? block_first : nullptr;
-  if (!table_device) {
-    if (count > kInlineSegs) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-    std::copy(table_host, table_host + count, L.inline_runs);
-  }
+  if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
   const auto stream = static_cast<cudaStream_t>(s.stream());
   const bool built = with_shape<S>(config, [&](auto shape) {
     using Shape = decltype(shape);

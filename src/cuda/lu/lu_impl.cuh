@@ -28,15 +28,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *tabl
   using CT = typename dev<S>::C;
   if (s.status() || units == 0 || count == 0) return s.status();
   LuLaunch L;
-  std::memset(&L, 0, sizeof L);
-  L.count = count;
-  L.total_units = units;
-  L.table = table_device;
-  L.block_first = table_device ? block_first : nullptr;
-  if (!table_device) {
-    if (count > kLuInlineSegs) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-    std::copy(table_host, table_host + count, L.inline_runs);
-  }
+  if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
   const auto stream = static_cast<cudaStream_t>(s.stream());
   const int64_t cap = int64_t(s.sm_count()) * 2048;
   // Kernels with more than the default 48 KiB of dynamic shared memory must say so first.

@@ -150,8 +150,9 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
         // pointer arrays for the host).
         if (c.addressing == Addressing::strided && !res.device && !mixed) unsupported = true;
         if (!DeviceAdapter::supported && (mixed || res.device)) unsupported = true;
-        if (res.device && !mixed && !DeviceAdapter::group_ok(c, g)) unsupported = true;
         gr.code = c.check_group(g);
+        // A valid group the device cannot take (an invalid one reports its -k instead).
+        if (res.device && !mixed && !gr.code && !DeviceAdapter::group_ok(c, g)) unsupported = true;
         if (mixed && (!gr.code || mixed > gr.code)) gr.code = mixed;  // the lower argument number
         if (!gr.code && c.order(g) > 0) {
           if (res.device) {

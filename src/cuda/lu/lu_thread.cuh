@@ -50,14 +50,14 @@ struct ThreadMatrix {
   }
   __device__ void load(typename dev<S>::C (&x)[K][K], int m, int n) const {
     if (!words) return thread_load<S, K>(a, rs, cs, m, n, x);
-    S buf[K * K];
+    alignas(16) S buf[K * K];  // moved as 16-byte words, also if it ever lives in local memory
     copy_words(buf, a);
     if (rs == 1) thread_load<S, K>(buf, 1, K, K, K, x);  // constant indices: buf stays in registers
     else thread_load<S, K>(buf, K, 1, K, K, x);
   }
   __device__ void store(const typename dev<S>::C (&x)[K][K], int m, int n) const {
     if (!words) return thread_store<S, K>(a, rs, cs, m, n, x);
-    S buf[K * K];
+    alignas(16) S buf[K * K];  // moved as 16-byte words, also if it ever lives in local memory
     if (rs == 1) thread_store<S, K>(buf, 1, K, K, K, x);
     else thread_store<S, K>(buf, K, 1, K, K, x);
     copy_words(a, buf);

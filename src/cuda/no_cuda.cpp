@@ -28,7 +28,7 @@ int Session::slot_release(int) { return status_; }
 int info_clear(Session &s, int *, int64_t, void *) { return s.status(); }
 int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t) { return s.status(); }
 int info_fill(Session &s, int *, int64_t, int) { return s.status(); }
-int info_count(Session &s, const int *, int64_t, int32_t *, int32_t *) { return s.status(); }
+int info_count(Session &s, const int *, int64_t, uint64_t *, uint64_t *) { return s.status(); }
 int check_pointers(Session &s, const PointerCheckRun *, const PointerCheckRun *, int, int64_t, int *, int *, bool) {
   return s.status();
 }

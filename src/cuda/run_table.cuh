@@ -75,6 +75,9 @@ template <class S> constexpr DevPrec dev_prec_of() {
   else return DevPrec::c64;
 }
 
+// X(S) for every storage type with GPU arithmetic (extern declarations of per-precision files).
+#define BB_DEVICE_PRECISIONS(X) X(__half) X(chalf) X(float) X(cplx<float>) X(double) X(cplx<double>)
+
 // f(S{}) for the storage type S of precision p.
 template <class F>
 auto by_precision(DevPrec p, F &&f) {

@@ -290,10 +290,10 @@ class DeviceRun {
     // instead of an info list per chunk.
     if (!status && count_at_end()) {
       const std::size_t most = mine.size();
-      char *host = s.slot_host(slot, std::max<std::size_t>(most * sizeof(int32_t), 1) + 16);
+      char *host = s.slot_host(slot, std::max<std::size_t>(most, 1) * sizeof(uint64_t));
       if (!host) return s.status();
-      auto *count_device = reinterpret_cast<int32_t *>(s.slot_device(slot));
-      auto *count_host = reinterpret_cast<int32_t *>(host);
+      auto *count_device = reinterpret_cast<uint64_t *>(s.slot_device(slot));
+      auto *count_host = reinterpret_cast<uint64_t *>(host);
       int stretches = 0;
       for (std::size_t k = 0; k < mine.size();) {
         const int64_t from = groups_[mine[k]].offset;
@@ -304,7 +304,7 @@ class DeviceRun {
         ++stretches;
       }
       if (s.slot_release(slot) || s.slot_wait(slot)) return s.status();
-      for (int k = 0; k < stretches; ++k) failures_ += count_host[k];
+      for (int k = 0; k < stretches; ++k) failures_ += int64_t(count_host[k]);
     }
     if (debug)
       std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms\n",

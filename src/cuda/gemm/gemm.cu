@@ -8,12 +8,8 @@
 
 namespace bb::cuda {
 
-BB_GEMM_DECLARE(__half, extern)
-BB_GEMM_DECLARE(chalf, extern)
-BB_GEMM_DECLARE(float, extern)
-BB_GEMM_DECLARE(cplx<float>, extern)
-BB_GEMM_DECLARE(double, extern)
-BB_GEMM_DECLARE(cplx<double>, extern)
+#define BB_GEMM_EXTERN(S) BB_GEMM_DECLARE(S, extern)
+BB_DEVICE_PRECISIONS(BB_GEMM_EXTERN)
 
 namespace {
 

@@ -22,11 +22,11 @@ __global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, Inf
   }
 }
 
-__global__ void count_kernel(const int *info, int64_t n, int32_t *count) {
+__global__ void count_kernel(const int *info, int64_t n, unsigned long long *count) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i - (threadIdx.x & 31) < n;
        i += int64_t(gridDim.x) * blockDim.x) {
     const unsigned failed = __ballot_sync(0xffffffffu, i < n && info[i] != 0);
-    if (failed && (threadIdx.x & 31) == 0) atomicAdd(count, __popc(failed));
+    if (failed && (threadIdx.x & 31) == 0) atomicAdd(count, (unsigned long long)__popc(failed));
   }
 }
 
@@ -78,19 +78,19 @@ int info_fill(Session &s, int *info, int64_t n, int value) {
   return s.check_launch();
 }
 
-int info_count(Session &s, const int *info, int64_t n, int32_t *count_device, int32_t *count_host) {
+int info_count(Session &s, const int *info, int64_t n, uint64_t *count_device, uint64_t *count_host) {
   if (s.status()) return s.status();
   const auto st = static_cast<cudaStream_t>(s.stream());
   s.started();
-  if (s.check(cudaMemsetAsync(count_device, 0, sizeof(int32_t), st))) return s.status();
+  if (s.check(cudaMemsetAsync(count_device, 0, sizeof(uint64_t), st))) return s.status();
   if (n > 0) {
     constexpr int kThreads = 256;
     const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
     s.clear_stale_error();
-    count_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, count_device);
+    count_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, reinterpret_cast<unsigned long long *>(count_device));
     if (s.check_launch()) return s.status();
   }
-  return s.check(cudaMemcpyAsync(count_host, count_device, sizeof(int32_t), cudaMemcpyDeviceToHost, st));
+  return s.check(cudaMemcpyAsync(count_host, count_device, sizeof(uint64_t), cudaMemcpyDeviceToHost, st));
 }
 
 int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCheckRun *device_runs, int count,

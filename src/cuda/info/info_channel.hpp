@@ -41,7 +41,7 @@ int info_collect(Session &s, const int *codes, int64_t n, void *list_device, voi
 // Enqueues the count of non-zero entries of info[0, n) (device memory) into *count_device, then
 // its copy into *count_host (pinned): a call whose kernels wrote every code into a device info
 // learns how many failed without the per-chunk channel.
-int info_count(Session &s, const int *info, int64_t n, int32_t *count_device, int32_t *count_host);
+int info_count(Session &s, const int *info, int64_t n, uint64_t *count_device, uint64_t *count_host);
 
 // Writes `value` into info[0, n) of device memory, on the session's stream (0 by a memset).
 int info_fill(Session &s, int *info, int64_t n, int value);

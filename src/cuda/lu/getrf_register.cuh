@@ -13,7 +13,7 @@ namespace bb::cuda {
 template <class S, int K>
 struct GetrfRegisterShape {
   using CT = typename dev<S>::C;
-  static constexpr int WPB = kLuRegisterWarps[K == 2 ? 0 : K == 4 ? 1 : K == 8 ? 2 : K == 16 ? 3 : 4];
+  static constexpr int WPB = lu_warps_per_block(lu_register_config(K));
   static constexpr int THREADS = 32 * WPB;
   // Registers a thread needs: its row, and 64 to 80 for the rest (measured: less spills).
   // Asking ptxas for the blocks that budget allows keeps K = 32 in double from taking 176

@@ -3,12 +3,8 @@
 
 namespace bb::cuda {
 
-BB_LU_DECLARE(__half, extern)
-BB_LU_DECLARE(chalf, extern)
-BB_LU_DECLARE(float, extern)
-BB_LU_DECLARE(cplx<float>, extern)
-BB_LU_DECLARE(double, extern)
-BB_LU_DECLARE(cplx<double>, extern)
+#define BB_LU_EXTERN(S) BB_LU_DECLARE(S, extern)
+BB_DEVICE_PRECISIONS(BB_LU_EXTERN)
 
 namespace {
 // Bytes of the compute type (half works in float).
@@ -41,8 +37,7 @@ int64_t lu_units(const LuSeg &s, int config) {
 }
 
 int lu_units_per_block(DevPrec, LuRoutine, int config) {
-  if (lu_is_thread(config)) return LuThreadShape<float, 2>::WPB;
-  return lu_is_register(config) ? kLuRegisterWarps[config] : 1;
+  return lu_warps_per_block(config);
 }
 
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const LuSeg *table_host, const LuSeg *table_device,

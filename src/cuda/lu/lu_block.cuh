@@ -47,11 +47,4 @@ __device__ __forceinline__ void stage_out(S *a, const LuSeg &G, int m, int n, co
   }
 }
 
-// Dynamic shared memory of a one-problem-per-block kernel: the staged matrix of `elements`
-// elements (0 in global memory) and `vector` work elements, in the compute type.
-template <class S>
-constexpr int lu_block_bytes(int elements, int vector) {
-  return (elements + vector) * int(sizeof(typename dev<S>::C));
-}
-
 }  // namespace bb::cuda

@@ -57,12 +57,6 @@ template <class CT> __device__ __forceinline__ CT divide(CT a, CT b) {
   }
 }
 
-// x from lane src of a width-lane segment (complex: both parts).
-template <class CT> __device__ __forceinline__ CT shfl(CT x, int src, int width) {
-  if constexpr (dev_complex<CT>) return {__shfl_sync(~0u, x.re, src, width), __shfl_sync(~0u, x.im, src, width)};
-  else return __shfl_sync(~0u, x, src, width);
-}
-
 // Element (i, j) of a matrix with leading dimension ld in its layout.
 __device__ __forceinline__ int64_t lu_index(bool row_major, int ld, int i, int j) {
   return row_major ? int64_t(i) * ld + j : i + int64_t(j) * ld;

@@ -48,12 +48,10 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *tabl
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2>(config, [&](auto side) {
       constexpr int K = decltype(side)::value;
-      constexpr int WPB = kLuRegisterWarps[K == 2 ? 0 : K == 4 ? 1 : K == 8 ? 2 : K == 16 ? 3 : 4];
+      constexpr int WPB = lu_warps_per_block(lu_register_config(K));
       const int64_t blocks = (units + WPB - 1) / WPB;
       if constexpr (K <= kLuThreadMaxSide) {
-        constexpr int TW = LuThreadShape<S, K>::WPB;
-        st = getrf ? go(getrf_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0)
-                   : go(getri_thread<S, K>, 32 * TW, (units + TW - 1) / TW, 0);
+        st = getrf ? go(getrf_thread<S, K>, 32 * WPB, blocks, 0) : go(getri_thread<S, K>, 32 * WPB, blocks, 0);
       } else {
         st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
                    : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());

@@ -7,11 +7,6 @@
 
 namespace bb::cuda {
 
-template <class S, int K>
-struct LuThreadShape {
-  static constexpr int WPB = 4, THREADS = 32 * WPB, PPW = 32;
-};
-
 // A problem's m x n matrix (m, n <= K) into x[row][col] of the compute type (zeros beyond),
 // and back: element (i, j) at a[i * rs + j * cs].
 template <class S, int K>
@@ -78,11 +73,11 @@ struct ThreadMatrix {
   }
 };
 
-template <class S, int K>
-__global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(const __grid_constant__ LuLaunch L) {
-  using CT = typename dev<S>::C;
-  using R = real_t<CT>;
-  constexpr int WPB = LuThreadShape<S, K>::WPB, PPW = 32;
+// f(G, p, a, piv) for each problem of the launch this thread owns (not past a run's end, not
+// skipped for a NULL pointer): 32 problems per warp, kLuThreadWarps warps per block.
+template <class S, class F>
+__device__ __forceinline__ void for_each_thread_problem(const LuLaunch &L, F &&f) {
+  constexpr int WPB = kLuThreadWarps, PPW = 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const LuSeg &G = run_of<WPB>(L, u);
@@ -90,7 +85,15 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(con
     if (p >= G.problems) continue;
     S *a = operand_at<S>(G.A, p);
     int *piv = operand_at<int>(G.ipiv, p);
-    if (!a || !piv) continue;  // skipped (a NULL pointer)
+    if (a && piv) f(G, p, a, piv);
+  }
+}
+
+template <class S, int K>
+__global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid_constant__ LuLaunch L) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  for_each_thread_problem<S>(L, [&](const LuSeg &G, int64_t p, S *a, int *piv) {
     const int m = G.m, n = G.n, mn = m < n ? m : n;
     const ThreadMatrix<S, K> M(a, G, m, n);
     CT x[K][K];
@@ -136,22 +139,14 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getrf_thread(con
     M.store(x, m, n);
     if (info && G.codes) G.codes[p] = info;
     if (G.info) G.info[p] = info;
-  }
+  });
 }
 
 template <class S, int K>
-__global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getri_thread(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(32 * kLuThreadWarps) getri_thread(const __grid_constant__ LuLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int WPB = LuThreadShape<S, K>::WPB, PPW = 32;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const LuSeg &G = run_of<WPB>(L, u);
-    const int64_t p = (u - G.unit_begin) * PPW + lane;
-    if (p >= G.problems) continue;
-    S *a = operand_at<S>(G.A, p);
-    const int *piv = operand_at<int>(G.ipiv, p);
-    if (!a || !piv) continue;  // skipped (a NULL pointer)
+  for_each_thread_problem<S>(L, [&](const LuSeg &G, int64_t p, S *a, const int *piv) {
     const int n = G.n;
     const ThreadMatrix<S, K> M(a, G, n, n);
     CT f[K][K];
@@ -168,7 +163,7 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getri_thread(con
     if (G.info) G.info[p] = code;
     if (code) {  // left as it was
       if (G.codes) G.codes[p] = code;
-      continue;
+      return;
     }
     // Column c of inv(A) = U \ (L \ (P^T e_c)).
     CT inv[K][K];
@@ -205,7 +200,7 @@ __global__ void __launch_bounds__(LuThreadShape<S, K>::THREADS) getri_thread(con
       for (int i = 0; i < K; ++i) inv[i][c] = x[i];
     }
     M.store(inv, n, n);
-  }
+  });
 }
 
 }  // namespace bb::cuda

@@ -20,10 +20,8 @@ constexpr int kLuRegisterMax = 32;
 constexpr int kLuFirstShared = kLuShared40;
 constexpr int kLuSharedSide[] = {40, 48, 64, 80, 96, 112, 128, 160, 192, 224};  // capacity: side^2
 constexpr int kLuSharedThreads = 256;
-// Shared memory a block may have on sm_90 (opt-in), less what the kernels keep beside the
-// matrix: the pivot search's and getri's work vectors (sized for the largest side).
+// Shared memory a block may have on sm_90 (opt-in).
 constexpr int kLuSharedBytesMax = 227 * 1024;
-constexpr int kLuSharedExtraElements = 2 * 224 + 64;
 
 constexpr int lu_register_side(int config) { return 2 << config; }  // config <= kLuRegister32
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
@@ -38,8 +36,15 @@ constexpr int lu_shared_elements(int config) {
   return kLuSharedSide[config - kLuFirstShared] * kLuSharedSide[config - kLuFirstShared];
 }
 
-// Warps per block of the register kernels, per side K = 2, 4, ..., 32 (measured on the H100
-// with tools/gpu-check.sh tune_lu; more warps per block only add occupancy granularity).
+// Warps per block of the register kernels, per side K = 2, 4, ..., 32, and of the
+// one-problem-per-thread kernels (not tuned yet: more warps per block only change occupancy
+// granularity).
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
+constexpr int kLuThreadWarps = 4;
+// The register configuration of side K, and the warps per block of a register configuration.
+constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
+constexpr int lu_warps_per_block(int config) {
+  return lu_is_thread(config) ? kLuThreadWarps : lu_is_register(config) ? kLuRegisterWarps[config] : 1;
+}
 
 }  // namespace bb::cuda

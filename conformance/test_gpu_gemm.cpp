@@ -756,12 +756,13 @@ TYPED_TEST(GpuGemm, MixedResidencyInvalidatesOnlyThatGroup) {
 }
 
 // ---- 7. device data to routines without a device path ----------------------------------------
-// trsm, trmm, potrf and geqrf; getrf and getri run on the GPU (test_gpu_getrf.cpp).
+// trsm and trmm; getrf and getri (test_gpu_getrf.cpp), potrf and geqrf (test_gpu_potrf_geqrf.cpp)
+// run on the GPU.
 TYPED_TEST(GpuGemm, OtherRoutinesRejectDeviceData) {
   using T = typename TypeParam::type;
   const int n = 4, ld = n + 1, count = 2, slot = 2 * ld * n + n;  // A, B, tau per problem
-  const char *names[] = {"trsm", "trmm", "potrf", "geqrf"};
-  for (int r = 0; r < 4; ++r)
+  const char *names[] = {"trsm", "trmm"};
+  for (int r = 0; r < 2; ++r)
     for (bool with_host_group : {false, true}) {
       SCOPED_TRACE(std::string(names[r]) + (with_host_group ? " after a host group" : " device only"));
       int groups = with_host_group ? 2 : 1, total = groups * count;
@@ -797,8 +798,6 @@ TYPED_TEST(GpuGemm, OtherRoutinesRejectDeviceData) {
                                                        dim.data(), dim.data(), alpha.data(), A.data(), lds.data(), B.data(),
                                                        lds.data(), groups, sizes.data(), info.data());
           break;
-        case 2: rc = Api<T>::potrf(BLAS_ColMajor, uplo.data(), dim.data(), A.data(), lds.data(), groups, sizes.data(), info.data()); break;
-        case 3: rc = Api<T>::geqrf(BLAS_ColMajor, dim.data(), dim.data(), A.data(), lds.data(), tau.data(), groups, sizes.data(), info.data()); break;
       }
       EXPECT_NO_CUDA_ERROR();
       EXPECT_EQ(rc, BLAS_BATCHED_ERR_UNSUPPORTED) << blas_batched_last_call();

@@ -2,7 +2,9 @@
 #include <blas_batched/blas_batched.h>
 
 #include "gemm/gemm.hpp"
+#include "chol/chol.hpp"
 #include "lu/lu.hpp"
+#include "qr/qr.hpp"
 #include "info/info_channel.hpp"
 #include "session.hpp"
 
@@ -62,11 +64,23 @@ int64_t gemm_units(const GemmSeg &, const GemmShapeInfo &) { return 0; }
 int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t) { return s.status(); }
 int gemm_vendor(Session &s, DevPrec, const GemmSeg &) { return s.status(); }
 int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.status(); }
-int64_t lu_units(const LuSeg &, int) { return 0; }
+int64_t lu_units(const FactorRun &, int) { return 0; }
 int lu_units_per_block(DevPrec, LuRoutine, int) { return 1; }
 int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
-int lu_launch(Session &s, DevPrec, LuRoutine, int, const LuSeg *, const LuSeg *, const int32_t *, int, int64_t) {
+int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
+  return s.status();
+}
+int chol_config(DevPrec, int) { return 0; }
+int64_t chol_units(const FactorRun &, int) { return 0; }
+int chol_units_per_block(int) { return 1; }
+int chol_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
+  return s.status();
+}
+int qr_config(DevPrec, int, int) { return 0; }
+int64_t qr_units(const FactorRun &, int) { return 0; }
+int qr_units_per_block(int) { return 1; }
+int qr_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }
 

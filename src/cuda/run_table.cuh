@@ -4,6 +4,11 @@
 #pragma once
 #include "device_operand.hpp"
 #include "device_types.cuh"
+#include "session.hpp"
+
+#include <blas_batched/blas_batched.h>
+
+#include <algorithm>
 
 #include <cstring>
 #include <type_traits>
@@ -90,6 +95,28 @@ auto by_precision(DevPrec p, F &&f) {
     case DevPrec::c64: break;
   }
   return f(cplx<double>{});
+}
+
+// Bytes of precision p's compute type (half works in float).
+inline int compute_bytes(DevPrec p) {
+  return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });
+}
+
+// One launch of a kernel taking launch description L on the session's stream: at most two
+// blocks' worth of threads per SM in flight (the kernels loop over their units), dynamic shared
+// memory above the default 48 KiB asked for first. Returns the session's status.
+template <class Kernel, class Launch>
+int launch_kernel(Session &s, Kernel kernel, const Launch &L, int threads, int64_t blocks, int bytes) {
+  if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  }
+  const int64_t cap = int64_t(s.sm_count()) * 2048;
+  s.started();
+  s.clear_stale_error();
+  kernel<<<unsigned(std::min(blocks, cap)), threads, bytes, static_cast<cudaStream_t>(s.stream())>>>(L);
+  s.check_launch();
+  return s.status();
 }
 
 }  // namespace bb::cuda

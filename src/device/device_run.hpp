@@ -16,7 +16,7 @@
 #include "../cuda/info/info_channel.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
-#include "lu_adapter.hpp"
+#include "factor_adapter.hpp"
 
 #include <omp.h>
 

@@ -35,21 +35,15 @@ int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *tab
   if (s.status() || units == 0 || count == 0) return s.status();
   GemmLaunch L;
   if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-  const auto stream = static_cast<cudaStream_t>(s.stream());
+  int status = 0;
   const bool built = with_shape<S>(config, [&](auto shape) {
     using Shape = decltype(shape);
-    // Enough blocks to fill the GPU many times over; the grid strides over the rest.
     const int64_t blocks = (units + Shape::PPB - 1) / Shape::PPB;
-    const int64_t cap = int64_t(s.sm_count()) * 2048;
-    const unsigned grid = unsigned(std::min<int64_t>(blocks, cap));
-    s.started();
-    s.clear_stale_error();
-    if constexpr (Shape::flat) gemm_flat<S, Shape><<<grid, Shape::THREADS, 0, stream>>>(L);
-    else gemm_tiles<S, Shape><<<grid, Shape::THREADS, 0, stream>>>(L);
-    s.check_launch();
+    if constexpr (Shape::flat) status = launch_kernel(s, gemm_flat<S, Shape>, L, Shape::THREADS, blocks, 0);
+    else status = launch_kernel(s, gemm_tiles<S, Shape>, L, Shape::THREADS, blocks, 0);
   });
   if (!built) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // planning never picks an uncompiled one
-  return s.status();
+  return status;
 }
 
 template <class S>

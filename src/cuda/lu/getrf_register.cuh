@@ -59,7 +59,7 @@ __device__ __forceinline__ void update_row(CT (&r)[K], CT l, const CT *buf, int 
 
 template <class S, int K>
 __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegisterShape<S, K>::MIN_BLOCKS)
-    getrf_register(const __grid_constant__ LuLaunch L) {
+    getrf_register(const __grid_constant__ FactorLaunch L) {
   using Shape = GetrfRegisterShape<S, K>;
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
   CT *pivot_row_buf = pivot_rows[warp] + q * K;
   // A unit is one warp's PPW problems; the whole warp leaves the loop together.
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const LuSeg &G = run_of<WPB>(L, u);
+    const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
     const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld;
     const bool rm = G.row_major;

@@ -3,7 +3,7 @@
 // matrix staged in shared memory (kLuShared*), or in place in global memory (kLuGlobal) when it
 // fits nowhere. Rows are interchanged in place, so positions are LAPACK's at every step.
 #pragma once
-#include "lu_block.cuh"
+#include "lu_common.cuh"
 
 namespace bb::cuda {
 
@@ -60,11 +60,11 @@ __device__ void getrf_block(const Matrix &M, int m, int n, int *piv, int &info) 
 }
 
 template <class S, bool STAGED>
-__global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   extern __shared__ __align__(16) unsigned char lu_smem[];
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
-    const LuSeg &G = run_of<1>(L, u);
+    const FactorRun &G = run_of<1>(L, u);
     const int64_t p = u - G.unit_begin;
     S *a = operand_at<S>(G.A, p);
     int *piv = operand_at<int>(G.ipiv, p);
@@ -72,7 +72,7 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid
     const int m = G.m, n = G.n;
     int info = 0;
     if constexpr (STAGED) {
-      const StagedMatrix<S> M{reinterpret_cast<CT *>(lu_smem), lu_staged_ld(m)};
+      const StagedMatrix<S> M{reinterpret_cast<CT *>(lu_smem), staged_ld(m)};
       stage_in(a, G, m, n, M);
       __syncthreads();
       getrf_block<S>(M, m, n, piv, info);

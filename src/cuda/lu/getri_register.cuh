@@ -17,7 +17,7 @@ constexpr int getri_register_warp_bytes() {
 }
 
 template <class S, int K, int WPB>
-__global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
   constexpr int PPW = 32 / K, LDK = K + 1;
@@ -26,7 +26,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
   CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * K * LDK;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const LuSeg &G = run_of<WPB>(L, u);
+    const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
     S *a = nullptr;
     const int *piv = nullptr;
@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     if (has_row)
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < n) M[t + j * LDK] = widen(a[lu_index(rm, ld, t, j)]);
+        if (j < n) M[t + j * LDK] = widen(a[element_index(rm, ld, t, j)]);
     const int my_piv = has_row ? piv[t] : 1;
     __syncwarp();
     const unsigned bad = (__ballot_sync(~0u, has_row && (my_piv < 1 || my_piv > n)) >> (q * K)) & kSegment;
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     if (compute)
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < n) a[lu_index(rm, ld, t, j)] = narrow<S>(M[t + j * LDK]);
+        if (j < n) a[element_index(rm, ld, t, j)] = narrow<S>(M[t + j * LDK]);
     __syncwarp();  // the next problems reuse M
   }
 }

@@ -4,7 +4,7 @@
 // from the right, then the column interchanges undone. One work vector of n elements in shared
 // memory holds each step's new column, so every step reads only old values.
 #pragma once
-#include "lu_block.cuh"
+#include "lu_common.cuh"
 
 namespace bb::cuda {
 
@@ -53,12 +53,12 @@ __device__ void getri_block(const Matrix &M, int n, const int *piv, typename dev
 }
 
 template <class S, bool STAGED>
-__global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   extern __shared__ __align__(16) unsigned char lu_smem[];
   __shared__ int bad, first_zero;
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
-    const LuSeg &G = run_of<1>(L, u);
+    const FactorRun &G = run_of<1>(L, u);
     const int64_t p = u - G.unit_begin;
     S *a = operand_at<S>(G.A, p);
     const int *piv = operand_at<int>(G.ipiv, p);
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid
     // The checks read only ipiv and U's diagonal: a failed problem is left as it was.
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
       if (piv[i] < 1 || piv[i] > n) bad = 1;
-      if (is_zero(widen(a[lu_index(G.row_major, G.A.ld, i, i)]))) atomicMin(&first_zero, i);
+      if (is_zero(widen(a[element_index(G.row_major, G.A.ld, i, i)]))) atomicMin(&first_zero, i);
     }
     __syncthreads();
     const int code = bad ? G.bad_pivot_code : first_zero < n ? first_zero + 1 : 0;
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid
     }
     if (code == 0) {
       if constexpr (STAGED) {
-        const int ld = lu_staged_ld(n);
+        const int ld = staged_ld(n);
         const StagedMatrix<S> M{reinterpret_cast<CT *>(lu_smem), ld};
         stage_in(a, G, n, n, M);
         __syncthreads();

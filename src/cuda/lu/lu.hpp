@@ -9,7 +9,7 @@
 //                          problem, the whole matrix in shared memory; above what fits, the same
 //                          algorithm on the matrix in global memory.
 #pragma once
-#include "../device_operand.hpp"
+#include "../factor_run.hpp"
 #include "../session.hpp"
 
 #include <cstdint>
@@ -18,29 +18,8 @@ namespace bb::cuda {
 
 enum class LuRoutine : uint8_t { getrf, getri };
 
-// A run of problems that share their parameters. Layout stays as the caller stored it: a row
-// pivoting factorization of a row-major matrix is not one of its column-major transpose.
-struct LuSeg {
-  int64_t unit_begin = 0;  // first unit of the run in its launch; set by planning
-  int64_t problems = 0;
-  int m = 0, n = 0;        // getri: m = n
-  bool row_major = false;
-  DevOperand A;            // ld: A's leading dimension in its layout
-  DevOperand ipiv;         // ints; ld unused
-  // The info channel's codes of the run's problems (zeroed before; a kernel writes only
-  // non-zero codes), and the caller's info in device memory, where every problem gets its code
-  // including 0 (null when info is not there).
-  int *codes = nullptr;
-  int *info = nullptr;
-  // getri: the code of a problem whose ipiv holds an entry outside 1..n (-k, k the position of
-  // ipiv in the caller's signature): checked on the device, where the host cannot read ipiv.
-  int bad_pivot_code = 0;
-};
-
-constexpr int kLuInlineSegs = 8;
-
 // Units (a kernel's tasks) of a run under a configuration, and units per thread block.
-int64_t lu_units(const LuSeg &s, int config);
+int64_t lu_units(const FactorRun &s, int config);
 int lu_units_per_block(DevPrec p, LuRoutine r, int config);
 // The configuration for a run of this shape (lu_tuning.hpp).
 int lu_config(DevPrec p, LuRoutine r, int m, int n);
@@ -49,9 +28,9 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n);
 bool lu_supported(LuRoutine r, int n);
 
 // One launch of `config` over `count` runs (their unit_begin set): by value when count <=
-// kLuInlineSegs (`table_host`), else a table in device memory with `block_first` (the run of
+// kFactorInlineRuns (`table_host`), else a table in device memory with `block_first` (the run of
 // each block's first unit). Returns a status.
-int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const LuSeg *table_host, const LuSeg *table_device,
+int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,
               const int32_t *block_first, int count, int64_t units);
 
 }  // namespace bb::cuda

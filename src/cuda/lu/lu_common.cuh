@@ -1,66 +1,13 @@
-// What the LU kernels share: the launch type, scalar helpers in the compute type (LAPACK's
-// |re| + |im|, division, the smallest normal number), and element addressing in either layout.
+// What the LU kernels share: the launch type and LAPACK's pivot rule as reductions.
 #pragma once
-#include "../run_table.cuh"
+#include "../factor_common.cuh"
 #include "lu.hpp"
 #include "lu_tuning.hpp"
 
-#include <cfloat>
 #include <climits>
 
 namespace bb::cuda {
 
-using LuLaunch = RunLaunch<LuSeg, kLuInlineSegs>;
-
-template <class CT> constexpr bool dev_complex = dev<CT>::complex;
-template <class CT> struct real_part_type { using type = CT; };
-template <class R> struct real_part_type<cplx<R>> { using type = R; };
-template <class CT> using real_t = typename real_part_type<CT>::type;
-
-template <class R> __device__ __forceinline__ R smallest_normal();
-template <> __device__ __forceinline__ float smallest_normal<float>() { return FLT_MIN; }
-template <> __device__ __forceinline__ double smallest_normal<double>() { return DBL_MIN; }
-
-__device__ __forceinline__ float abs1(float x) { return fabsf(x); }
-__device__ __forceinline__ double abs1(double x) { return fabs(x); }
-template <class R> __device__ __forceinline__ R abs1(cplx<R> x) { return abs1(x.re) + abs1(x.im); }
-
-template <class CT> __device__ __forceinline__ bool is_zero(CT x) {
-  if constexpr (dev_complex<CT>) return x.re == 0 && x.im == 0;
-  else return x == 0;
-}
-template <class CT> __device__ __forceinline__ CT from_real(real_t<CT> v) {
-  if constexpr (dev_complex<CT>) return {v, real_t<CT>(0)};
-  else return v;
-}
-template <class CT> __device__ __forceinline__ CT negate(CT x) {
-  if constexpr (dev_complex<CT>) return {-x.re, -x.im};
-  else return -x;
-}
-// acc - a * b
-template <class CT> __device__ __forceinline__ CT msub(CT acc, CT a, CT b) {
-  if constexpr (dev_complex<CT>) return madd(acc, CT{-a.re, -a.im}, b);
-  else return madd(acc, -a, b);
-}
-// a / b; complex by Smith's algorithm (no overflow in |b|^2).
-template <class CT> __device__ __forceinline__ CT divide(CT a, CT b) {
-  if constexpr (dev_complex<CT>) {
-    using R = real_t<CT>;
-    if (abs1(b.re) >= abs1(b.im)) {
-      const R r = b.im / b.re, den = b.re + b.im * r;
-      return {(a.re + a.im * r) / den, (a.im - a.re * r) / den};
-    }
-    const R r = b.re / b.im, den = b.im + b.re * r;
-    return {(a.re * r + a.im) / den, (a.im * r - a.re) / den};
-  } else {
-    return a / b;
-  }
-}
-
-// Element (i, j) of a matrix with leading dimension ld in its layout.
-__device__ __forceinline__ int64_t lu_index(bool row_major, int ld, int i, int j) {
-  return row_major ? int64_t(i) * ld + j : i + int64_t(j) * ld;
-}
 
 // The pivot of LAPACK's rule (SPEC.md section 3) as a reduction key: the first NaN, else the
 // first of largest |re| + |im|; "first" is the row's current position in LAPACK's order.

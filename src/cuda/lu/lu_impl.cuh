@@ -14,39 +14,20 @@
 
 namespace bb::cuda {
 
-template <int K, class F>
-void with_register_side(int config, F &&f) {
-  if constexpr (K <= kLuRegisterMax) {
-    if (lu_register_side(config) == K) f(std::integral_constant<int, K>{});
-    else with_register_side<2 * K>(config, f);
-  }
-}
-
 template <class S>
-int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *table_host, const LuSeg *table_device,
+int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *table_host, const FactorRun *table_device,
                     const int32_t *block_first, int count, int64_t units) {
   using CT = typename dev<S>::C;
   if (s.status() || units == 0 || count == 0) return s.status();
-  LuLaunch L;
+  FactorLaunch L;
   if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-  const auto stream = static_cast<cudaStream_t>(s.stream());
-  const int64_t cap = int64_t(s.sm_count()) * 2048;
-  // Kernels with more than the default 48 KiB of dynamic shared memory must say so first.
   auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
-    if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess) {
-      cudaGetLastError();
-      return s.fail(BLAS_BATCHED_ERR_DEVICE);
-    }
-    s.started();
-    s.clear_stale_error();
-    kernel<<<unsigned(std::min(blocks, cap)), threads, bytes, stream>>>(L);
-    s.check_launch();
-    return s.status();
+    return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
   const bool getrf = routine == LuRoutine::getrf;
   if (lu_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
-    with_register_side<2>(config, [&](auto side) {
+    with_register_side<2, kLuRegisterMax>(lu_register_side(config), [&](auto side) {
       constexpr int K = decltype(side)::value;
       constexpr int WPB = lu_warps_per_block(lu_register_config(K));
       const int64_t blocks = (units + WPB - 1) / WPB;
@@ -71,7 +52,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const LuSeg *tabl
 }
 
 #define BB_LU_DECLARE(S, EXTERN)                                                                             \
-  EXTERN template int lu_launch_typed<S>(Session &, LuRoutine, int, const LuSeg *, const LuSeg *, const int32_t *, \
+  EXTERN template int lu_launch_typed<S>(Session &, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, \
                                          int, int64_t);
 
 }  // namespace bb::cuda

@@ -36,7 +36,7 @@ struct ThreadMatrix {
   S *a;
   int64_t rs, cs;  // element (i, j) at a[i * rs + j * cs]
   int words = 0;   // 16 or 8: the dense matrix moves in words of this many bytes
-  __device__ ThreadMatrix(S *a_, const LuSeg &G, int m, int n) : a(a_) {
+  __device__ ThreadMatrix(S *a_, const FactorRun &G, int m, int n) : a(a_) {
     const bool dense = m == K && n == K && G.A.ld == K;
     rs = G.row_major ? G.A.ld : 1, cs = G.row_major ? 1 : G.A.ld;
     const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(a) | std::uintptr_t(K * K * int(sizeof(S)));
@@ -76,11 +76,11 @@ struct ThreadMatrix {
 // f(G, p, a, piv) for each problem of the launch this thread owns (not past a run's end, not
 // skipped for a NULL pointer): 32 problems per warp, kLuThreadWarps warps per block.
 template <class S, class F>
-__device__ __forceinline__ void for_each_thread_problem(const LuLaunch &L, F &&f) {
+__device__ __forceinline__ void for_each_thread_problem(const FactorLaunch &L, F &&f) {
   constexpr int WPB = kLuThreadWarps, PPW = 32;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const LuSeg &G = run_of<WPB>(L, u);
+    const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + lane;
     if (p >= G.problems) continue;
     S *a = operand_at<S>(G.A, p);
@@ -90,10 +90,10 @@ __device__ __forceinline__ void for_each_thread_problem(const LuLaunch &L, F &&f
 }
 
 template <class S, int K>
-__global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  for_each_thread_problem<S>(L, [&](const LuSeg &G, int64_t p, S *a, int *piv) {
+  for_each_thread_problem<S>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
     const int m = G.m, n = G.n, mn = m < n ? m : n;
     const ThreadMatrix<S, K> M(a, G, m, n);
     CT x[K][K];
@@ -143,10 +143,10 @@ __global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid
 }
 
 template <class S, int K>
-__global__ void __launch_bounds__(32 * kLuThreadWarps) getri_thread(const __grid_constant__ LuLaunch L) {
+__global__ void __launch_bounds__(32 * kLuThreadWarps) getri_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  for_each_thread_problem<S>(L, [&](const LuSeg &G, int64_t p, S *a, const int *piv) {
+  for_each_thread_problem<S>(L, [&](const FactorRun &G, int64_t p, S *a, const int *piv) {
     const int n = G.n;
     const ThreadMatrix<S, K> M(a, G, n, n);
     CT f[K][K];

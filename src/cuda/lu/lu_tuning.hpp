@@ -18,10 +18,8 @@ enum LuConfig : int {
 };
 constexpr int kLuRegisterMax = 32;
 constexpr int kLuFirstShared = kLuShared40;
-constexpr int kLuSharedSide[] = {40, 48, 64, 80, 96, 112, 128, 160, 192, 224};  // capacity: side^2
-constexpr int kLuSharedThreads = 256;
-// Shared memory a block may have on sm_90 (opt-in).
-constexpr int kLuSharedBytesMax = 227 * 1024;
+static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
+constexpr int kLuSharedThreads = kFactorBlockThreads;
 
 constexpr int lu_register_side(int config) { return 2 << config; }  // config <= kLuRegister32
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
@@ -33,7 +31,7 @@ constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 3
 constexpr bool lu_is_register(int config) { return config >= 0 && config <= kLuRegister32; }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
-  return kLuSharedSide[config - kLuFirstShared] * kLuSharedSide[config - kLuFirstShared];
+  return factor_tier_elements(config - kLuFirstShared);
 }
 
 // Warps per block of the register kernels, per side K = 2, 4, ..., 32, and of the

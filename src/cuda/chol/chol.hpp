@@ -1,0 +1,25 @@
+// Batched Cholesky (potrf) on operands already in device memory: the core that the device
+// layer's potrf adapter drives. Plain C++ (the kernels live in chol.cu).
+//
+// Kernel families (chol_tuning.hpp names the configurations and every crossover):
+//   register (n <= 32)  chol/potrf_register.cuh: one column of the factor per thread in
+//                       registers, several problems per warp and warps per block.
+//   block    (larger)   chol/potrf_block.cuh: one thread block per problem, the referenced
+//                       triangle staged in shared memory, or in place in global memory above
+//                       what fits.
+#pragma once
+#include "../factor_run.hpp"
+#include "../session.hpp"
+
+namespace bb::cuda {
+
+// The configuration for an n x n problem, its units (a kernel's tasks) per run and per block.
+int chol_config(DevPrec p, int n);
+int64_t chol_units(const FactorRun &r, int config);
+int chol_units_per_block(int config);
+
+// One launch of `config` over `count` runs, as lu_launch.
+int chol_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, const FactorRun *table_device,
+                const int32_t *block_first, int count, int64_t units);
+
+}  // namespace bb::cuda

@@ -1,0 +1,22 @@
+// Device Cholesky tuning: the named kernel configurations of potrf and the choice per size.
+#pragma once
+#include "chol.hpp"
+
+namespace bb::cuda {
+
+// kCholRegister<K>: n <= K, K threads per problem (one column each), 32 / K problems per warp.
+// kCholShared<tier>: one block per problem, the triangle staged in a shared-memory area of the
+// tier's capacity (factor_run.hpp). kCholGlobal: the same algorithm in place in global memory.
+enum CholConfig : int {
+  kCholRegister2, kCholRegister4, kCholRegister8, kCholRegister16, kCholRegister32,
+  kCholFirstShared,
+  kCholGlobal = kCholFirstShared + kFactorSharedTiers,
+  kCholConfigs
+};
+constexpr int kCholRegisterMax = 32;
+constexpr int kCholRegisterWarps = 4;  // warps per block of the register kernels (not tuned yet)
+constexpr int chol_register_side(int config) { return 2 << config; }
+constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
+constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
+
+}  // namespace bb::cuda

@@ -1,0 +1,82 @@
+// What the kernels of the dense factorizations (getrf, getri, potrf, geqrf) share: their launch
+// type and, for the one-problem-per-block kernels, the matrix they work on, either staged in
+// shared memory (compute type, column-major, odd leading dimension against bank conflicts) or
+// in place in global memory (storage type, the caller's layout), the staging itself and a
+// block-wide sum.
+#pragma once
+#include "factor_run.hpp"
+#include "run_table.cuh"
+#include "scalar.cuh"
+
+namespace bb::cuda {
+
+using FactorLaunch = RunLaunch<FactorRun, kFactorInlineRuns>;
+
+// f(std::integral_constant<int, side>) for a register kernel's side (K, 2K, ..., MaxK): the
+// host's way from a configuration to the compiled kernel of its side.
+template <int K, int MaxK, class F>
+void with_register_side(int side, F &&f) {
+  if constexpr (K <= MaxK) {
+    if (side == K) f(std::integral_constant<int, K>{});
+    else with_register_side<2 * K, MaxK>(side, f);
+  }
+}
+
+template <class S>
+struct StagedMatrix {
+  using CT = typename dev<S>::C;
+  CT *a;
+  int ld;
+  __device__ __forceinline__ CT get(int i, int j) const { return a[i + j * ld]; }
+  __device__ __forceinline__ void set(int i, int j, CT v) const { a[i + j * ld] = v; }
+};
+
+template <class S>
+struct GlobalMatrix {
+  using CT = typename dev<S>::C;
+  S *a;
+  int ld;
+  bool row_major;
+  __device__ __forceinline__ CT get(int i, int j) const { return widen(a[element_index(row_major, ld, i, j)]); }
+  __device__ __forceinline__ void set(int i, int j, CT v) const { a[element_index(row_major, ld, i, j)] = narrow<S>(v); }
+};
+
+// f(i, j) for every element of an m x n matrix, the block's threads taking consecutive
+// elements in the caller's layout (coalesced reads and writes).
+template <class F>
+__device__ __forceinline__ void for_each_element(bool row_major, int m, int n, F &&f) {
+  const int64_t total = int64_t(m) * n;
+  for (int64_t e = threadIdx.x; e < total; e += blockDim.x) {
+    const int i = row_major ? int(e / n) : int(e % m), j = row_major ? int(e % n) : int(e / m);
+    f(i, j);
+  }
+}
+
+// Copies between the caller's m x n matrix and the staged one.
+template <class S>
+__device__ __forceinline__ void stage_in(const S *a, const FactorRun &G, int m, int n, const StagedMatrix<S> &M) {
+  for_each_element(G.row_major, m, n,
+                   [&](int i, int j) { M.set(i, j, widen(a[element_index(G.row_major, G.A.ld, i, j)])); });
+}
+template <class S>
+__device__ __forceinline__ void stage_out(S *a, const FactorRun &G, int m, int n, const StagedMatrix<S> &M) {
+  for_each_element(G.row_major, m, n,
+                   [&](int i, int j) { a[element_index(G.row_major, G.A.ld, i, j)] = narrow<S>(M.get(i, j)); });
+}
+
+// A block-wide sum of one value per thread (every thread gets it); `partial` holds a value per
+// warp. Two barriers: `partial` may be reused right after.
+template <class R>
+__device__ __forceinline__ R block_sum(R x, R *partial) {
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) x += __shfl_xor_sync(~0u, x, off);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  if (lane == 0) partial[warp] = x;
+  __syncthreads();
+  R total = 0;
+  for (int w = 0; w < warps; ++w) total += partial[w];
+  __syncthreads();
+  return total;
+}
+
+}  // namespace bb::cuda

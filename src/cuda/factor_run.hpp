@@ -1,0 +1,60 @@
+// A run of problems of a dense factorization on the device (getrf, getri, potrf, geqrf): what
+// the device layer's adapters hand the kernel families of cuda/lu, cuda/chol and cuda/qr, and
+// the shared-memory tiers of their one-block-per-problem kernels. Plain C++.
+#pragma once
+#include "device_operand.hpp"
+
+#include <cstdint>
+
+// Helpers that planning (host) and kernels (device) both call.
+#ifdef __CUDACC__
+#define BB_HOST_DEVICE __host__ __device__
+#else
+#define BB_HOST_DEVICE
+#endif
+
+namespace bb::cuda {
+
+// Problems that share their parameters. Layout stays as the caller stored it: a row pivoting
+// factorization of a row-major matrix is not one of its column-major transpose.
+struct FactorRun {
+  int64_t unit_begin = 0;  // first unit of the run in its launch; set by planning
+  int64_t problems = 0;
+  int m = 0, n = 0;        // getri, potrf: m = n
+  bool row_major = false;
+  bool lower = false;      // potrf: the uplo triangle
+  DevOperand A;            // ld: A's leading dimension in its layout
+  DevOperand ipiv;         // getrf, getri: ints; ld unused
+  DevOperand tau;          // geqrf: min(m, n) scalars of A's type; ld unused
+  // The info channel's codes of the run's problems (zeroed before; a kernel writes only
+  // non-zero codes), and the caller's info in device memory, where every problem gets its code
+  // including 0 (null when info is not there).
+  int *codes = nullptr;
+  int *info = nullptr;
+  // getri: the code of a problem whose ipiv holds an entry outside 1..n (-k, k the position of
+  // ipiv in the caller's signature): checked on the device, where the host cannot read ipiv.
+  int bad_pivot_code = 0;
+};
+
+// Runs that travel in a launch's parameters (more go in a table in device memory).
+constexpr int kFactorInlineRuns = 8;
+
+// One-block-per-problem kernels stage a matrix in shared memory in tiers of capacity side^2
+// elements of the compute type (one kernel configuration each), up to what a block may have.
+constexpr int kFactorSharedSide[] = {40, 48, 64, 80, 96, 112, 128, 160, 192, 224};
+constexpr int kFactorSharedTiers = 10;
+constexpr int kFactorSharedBytesMax = 227 * 1024;  // sm_90, opt-in
+constexpr int kFactorBlockThreads = 256;
+// The tier (0-based) for `need` elements of `bytes` each, or -1 if none holds them.
+constexpr int factor_shared_tier(int64_t need, int bytes) {
+  for (int t = 0; t < kFactorSharedTiers; ++t) {
+    const int64_t cap = int64_t(kFactorSharedSide[t]) * kFactorSharedSide[t];
+    if (need <= cap && cap * bytes <= kFactorSharedBytesMax) return t;
+  }
+  return -1;
+}
+constexpr int factor_tier_elements(int tier) { return kFactorSharedSide[tier] * kFactorSharedSide[tier]; }
+// The leading dimension of a staged m-row matrix (odd: no bank conflicts along a row).
+BB_HOST_DEVICE constexpr int staged_ld(int m) { return m | 1; }
+
+}  // namespace bb::cuda

@@ -1,0 +1,78 @@
+// LAPACK's xlarfg in the compute type: the Householder reflector H = I - tau v v^H with
+// H^H (alpha, x) = (beta, 0), v = (1, x * factor). Sign convention beta = -sign(Re(alpha)) *
+// ||(alpha, x)||; tau = 0 when x is zero and alpha real. Norms that would over- or underflow
+// in a plain sum of squares are recomputed scaled (as xnrm2 would give them), and a tiny beta
+// is rescaled as xlarfg does (x by 1/safmin in place, up to 20 times).
+#pragma once
+#include "../scalar.cuh"
+
+namespace bb::cuda {
+
+template <class CT>
+struct Reflector {
+  CT tau;
+  real_t<CT> beta;
+  CT factor;  // v's entries below the first are x * factor (the caller scales x)
+};
+
+template <class R> __device__ __forceinline__ R epsilon();
+template <> __device__ __forceinline__ float epsilon<float>() { return FLT_EPSILON * 0.5f; }
+template <> __device__ __forceinline__ double epsilon<double>() { return DBL_EPSILON * 0.5; }
+
+// ||(a, b, c)|| without overflow (xlapy3).
+template <class R>
+__device__ __forceinline__ R norm3(R a, R b, R c) {
+  a = fabs(a), b = fabs(b), c = fabs(c);
+  const R w = fmax(a, fmax(b, c));
+  if (w == R(0) || w != w) return a + b + c;
+  return w * sqrt_of((a / w) * (a / w) + (b / w) * (b / w) + (c / w) * (c / w));
+}
+
+// `each(f)` calls f(CT &) on every element of x; `ssq` is the plain sum of |x_i|^2.
+template <class CT, class Each>
+__device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each) {
+  using R = real_t<CT>;
+  const R safmin = smallest_normal<R>() / epsilon<R>();
+  R xnorm = sqrt_of(ssq);
+  // A plain sum of squares is exact enough between these bounds; outside, scale by the largest.
+  if (!(ssq >= safmin && ssq <= R(1) / safmin)) {
+    R big = 0;
+    each([&](CT &x) { big = fmax(big, fmax(fabs(real_of(x)), fabs(imag_of(x)))); });
+    if (big == R(0) || isinf(big)) {
+      xnorm = sqrt_of(ssq);  // zero (or only NaN), or infinite: nothing to scale
+    } else {
+      R s = 0;
+      each([&](CT &x) { s += abs2(scale_by(x, R(1) / big)); });
+      xnorm = big * sqrt_of(s);
+    }
+  }
+  Reflector<CT> h{from_real<CT>(R(0)), real_of(alpha), from_real<CT>(R(1))};
+  if (xnorm == R(0) && imag_of(alpha) == R(0)) return h;  // H = I
+  R ar = real_of(alpha), ai = imag_of(alpha);
+  // The host path's sign rule (-0 counts as positive).
+  auto signed_norm = [](R norm, R re) { return re >= R(0) ? -norm : norm; };
+  R beta = signed_norm(norm3(ar, ai, xnorm), ar);
+  int knt = 0;
+  if (fabs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute (xlarfg)
+    const R rsafmn = R(1) / safmin;
+    do {
+      ++knt;
+      each([&](CT &x) { x = scale_by(x, rsafmn); });
+      beta *= rsafmn, ai *= rsafmn, ar *= rsafmn;
+    } while (fabs(beta) < safmin && knt < 20);
+    R s = 0;
+    each([&](CT &x) { s += abs2(x); });
+    beta = signed_norm(norm3(ar, ai, sqrt_of(s)), ar);
+  }
+  if constexpr (dev_complex<CT>) h.tau = CT{(beta - ar) / beta, -ai / beta};
+  else h.tau = (beta - ar) / beta;
+  CT shifted;
+  if constexpr (dev_complex<CT>) shifted = CT{ar - beta, ai};
+  else shifted = ar - beta;
+  h.factor = divide(from_real<CT>(R(1)), shifted);
+  for (int k = 0; k < knt; ++k) beta *= safmin;
+  h.beta = beta;
+  return h;
+}
+
+}  // namespace bb::cuda

@@ -1,0 +1,25 @@
+// Batched Householder QR (geqrf) on operands already in device memory: the core that the
+// device layer's geqrf adapter drives. Plain C++ (the kernels live in qr.cu).
+//
+// Kernel families (qr_tuning.hpp names the configurations and every crossover):
+//   register (m, n <= 32)  qr/geqrf_register.cuh: one column per thread in registers, several
+//                          problems per warp and warps per block.
+//   block    (larger)      qr/geqrf_block.cuh: one thread block per problem, the matrix staged
+//                          in shared memory, or in place in global memory above what fits.
+// Both apply LAPACK's xlarfg conventions exactly (qr/larfg.cuh).
+#pragma once
+#include "../factor_run.hpp"
+#include "../session.hpp"
+
+namespace bb::cuda {
+
+// The configuration for an m x n problem, its units (a kernel's tasks) per run and per block.
+int qr_config(DevPrec p, int m, int n);
+int64_t qr_units(const FactorRun &r, int config);
+int qr_units_per_block(int config);
+
+// One launch of `config` over `count` runs, as lu_launch.
+int qr_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, const FactorRun *table_device,
+              const int32_t *block_first, int count, int64_t units);
+
+}  // namespace bb::cuda

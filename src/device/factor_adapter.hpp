@@ -1,0 +1,218 @@
+// The dense factorizations on the GPU (getrf, getri, potrf, geqrf): how a group becomes runs of
+// their device cores (cuda/lu, cuda/chol, cuda/qr). One adapter for the four: they share the
+// run type, the addressing of A and of one per-problem vector (ipiv or tau), and the staging of
+// r128/c128 through the host.
+#pragma once
+#include "../cuda/chol/chol_tuning.hpp"
+#include "../cuda/lu/lu_tuning.hpp"
+#include "../cuda/qr/qr_tuning.hpp"
+#include "../host/host_backend.hpp"
+#include "adapter.hpp"
+#include "gemm_adapter.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace bb::device {
+
+// Operand 0 is A, operand 1 (where there is one) ipiv or tau: their pointer arrays, in that order.
+template <class Call, class T>
+struct FactorAdapter {
+  static constexpr Routine R = Call::routine;
+  static constexpr bool kGetrf = R == Routine::getrf, kGetri = R == Routine::getri;
+  static constexpr bool kPotrf = R == Routine::potrf, kGeqrf = R == Routine::geqrf;
+  static constexpr bool supported = true;
+  static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr int kOperands = kPotrf ? 1 : 2;
+  static constexpr int kConfigs =
+      kPotrf ? int(cuda::kCholConfigs) : kGeqrf ? int(cuda::kQrConfigs) : int(cuda::kLuConfigs);
+  static constexpr int kInline = cuda::kFactorInlineRuns;
+  // Numerical codes: zero pivots, getri's pivots out of range, potrf's failed minors; geqrf has none.
+  static constexpr bool kNumericInfo = !kGeqrf;
+  static constexpr bool kZeroesInfo = true;  // FactorRun::info
+  using Run = cuda::FactorRun;
+  static constexpr cuda::LuRoutine kLu = kGetri ? cuda::LuRoutine::getri : cuda::LuRoutine::getrf;
+  // The per-problem vector's element, and its position in the signature (getri's pivot code).
+  using Vector = std::conditional_t<kGeqrf, T, int>;
+  static constexpr int kVectorPosition = kGetri ? 5 : 6;
+
+  struct Group {
+    Run run;
+    int config = 0;
+    const void *const *arrays[2] = {};
+    int arg_of[2] = {0, 1};
+    unsigned needed = 0, used = 0;
+  };
+
+  static int rows(const Call &c, int g) {
+    if constexpr (kGetrf || kGeqrf) return c.m[g];
+    else return c.n[g];
+  }
+  static const void *const *vector_array(const Call &c) {
+    if constexpr (kGeqrf) return reinterpret_cast<const void *const *>(c.tau);
+    else if constexpr (kPotrf) return nullptr;
+    else return reinterpret_cast<const void *const *>(c.ipiv);
+  }
+
+  static Group describe(const Call &c, int g, int64_t, Backend) {
+    Group d;
+    Run &r = d.run;
+    r.m = rows(c, g), r.n = c.n[g];
+    r.row_major = c.layout == BLAS_RowMajor;
+    r.A.ld = c.A_ld[g];
+    if constexpr (kPotrf) r.lower = c.uplo[g] == BLAS_Lower;
+    if constexpr (kGetri) r.bad_pivot_code = -c.position(kVectorPosition);
+    d.arrays[0] = reinterpret_cast<const void *const *>(c.A);
+    d.arrays[1] = vector_array(c);
+    d.needed = d.used = c.needed_pointers(g);
+    if constexpr (gpu_arithmetic<T>) {
+      const cuda::DevPrec p = device_precision<T>();
+      if constexpr (kPotrf) d.config = cuda::chol_config(p, r.n);
+      else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
+      else d.config = cuda::lu_config(p, kLu, r.m, r.n);
+    }
+    return d;
+  }
+
+  // Whether the device takes the group at all (else the call returns UNSUPPORTED untouched).
+  static bool group_ok(const Call &c, int g) {
+    if constexpr (kGetrf || kGetri) return cuda::lu_supported(kLu, c.n[g]);
+    else return true;
+  }
+
+  static void start_call() {}
+  static Where where(const Group &) { return Where::cuda_kernel; }
+
+  static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
+    Run r = d.run;
+    r.problems = s.count;
+    r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
+    r.info = place.zero_info ? place.zero_info + s.first : nullptr;
+    cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
+    const int64_t elem[2] = {int64_t(sizeof(T)), int64_t(sizeof(Vector))};
+    for (int o = 0; o < kOperands; ++o) {
+      if (s.ptr_index >= 0) {
+        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
+        ops[o]->step = 0, ops[o]->array = true;
+      } else if (s.device_array) {
+        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
+      } else {
+        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem[o], ops[o]->array = false;
+      }
+    }
+    return r;
+  }
+
+  static bool strided_ok(const Group &d, const Segment &s) {
+    if (!s.strided || s.skipped || s.device_array) return false;
+    if (!(d.used & 1u)) return true;
+    return s.stride[0] % int64_t(sizeof(T)) == 0 && (kOperands < 2 || s.stride[1] % int64_t(sizeof(Vector)) == 0);
+  }
+
+  static int plan_config(const Group &d, const Segment &, const Run &) { return d.config; }
+  static std::size_t scratch_bytes(const Group &) { return 0; }  // no vendor runs
+  static int64_t units(const Run &r, int config) {
+    if constexpr (kPotrf) return cuda::chol_units(r, config);
+    else if constexpr (kGeqrf) return cuda::qr_units(r, config);
+    else return cuda::lu_units(r, config);
+  }
+  static int units_per_block(int config) {
+    if constexpr (kPotrf) return cuda::chol_units_per_block(config);
+    else if constexpr (kGeqrf) return cuda::qr_units_per_block(config);
+    else return cuda::lu_units_per_block(device_precision<T>(), kLu, config);
+  }
+  static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
+                    int count, int64_t units) {
+    if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    else if constexpr (kPotrf)
+      return cuda::chol_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
+    else if constexpr (kGeqrf)
+      return cuda::qr_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
+    else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units);
+  }
+  static int vendor(cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }  // never planned
+
+  // r128/c128 and the reference backend: each problem's A (its whole extent) and getri's ipiv
+  // come to host memory, the host backend computes, and what it wrote goes back (A's logical
+  // elements, potrf's triangle only; getrf's ipiv, geqrf's tau); in batches of at most
+  // kStagedBytes of host memory. Writes the group's info; adds its problems with non-zero info
+  // to `failures`.
+  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;
+  static int staged(cuda::Session &s, const Call &c, int g, int64_t offset, int64_t count, Backend backend,
+                    int64_t &failures) {
+    const int m = rows(c, g), n = c.n[g], nvec = kPotrf ? 0 : std::min(m, n);
+    const bool col = c.layout == BLAS_ColMajor;
+    const std::size_t ld = std::size_t(c.A_ld[g]);
+    const std::size_t ea = (m == 0 || n == 0) ? 0 : col ? std::size_t(n - 1) * ld + m : std::size_t(m - 1) * ld + n;
+    const std::size_t per = std::max<std::size_t>(ea * sizeof(T) + nvec * sizeof(Vector), 1);
+    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    std::vector<T> abuf(std::size_t(batch) * ea);
+    std::vector<Vector> vbuf(std::size_t(batch) * nvec);
+    std::vector<int> info(batch);
+    std::vector<T *> Ah(batch);
+    std::vector<Vector *> Vh(batch);
+    Vector *const *vectors = nullptr;
+    if constexpr (kGeqrf) vectors = c.tau;
+    else if constexpr (!kPotrf) vectors = c.ipiv;
+    for (int64_t done = 0; done < count; done += batch) {
+      const int64_t k = std::min(batch, count - done);
+      for (int64_t i = 0; i < k; ++i) {
+        const int64_t p = offset + done + i;
+        Ah[i] = c.A[p] ? abuf.data() + i * ea : nullptr;
+        Vh[i] = vectors && vectors[p] ? vbuf.data() + i * nvec : nullptr;
+        if (null_pointer_error(c, c.needed_pointers(g), p)) continue;  // the host pass reports it
+        if (s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
+        if (kGetri && s.download(Vh[i], vectors[p], nvec * sizeof(Vector))) return s.status();
+      }
+      if (s.sync()) return s.status();
+      Call h = c;  // the same group parameters, host pointers, one group
+      const int one_group = int(k);
+      h.group_count = 1, h.group_sizes = &one_group, h.info = info.data();
+      h.addressing = Addressing::host_arrays;
+      h.n += g, h.A_ld += g;
+      if constexpr (kGetrf || kGeqrf) h.m += g;
+      if constexpr (kPotrf) h.uplo += g;
+      h.A = Ah.data();
+      if constexpr (kGeqrf) h.tau = Vh.data();
+      else if constexpr (!kPotrf) h.ipiv = Vh.data();
+      const Where where = host_choice<T>(backend, Call::routine, c.order(g));
+      const int64_t first[2] = {0, k};
+      const GroupRecord group{0, where};
+      const double order = double(c.order(g));
+      const host::GroupTable table{first, &group, 1, double(k) * order * order * order, where == Where::host_lapack};
+      bool alloc_failed = false;
+      failures += host::run(h, table, backend == Backend::reference, alloc_failed);
+      if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
+      for (int64_t i = 0; i < k; ++i) {
+        const int64_t p = offset + done + i;
+        if (c.info) c.info[p] = info[i];
+        // What the host wrote goes back: getri leaves a failed problem untouched, getrf
+        // completes one with a zero pivot, potrf's failed problem holds a partial result in its
+        // triangle; NULL pointers and bad pivots touch nothing.
+        if (info[i] < 0 || (kGetri && info[i] > 0)) continue;
+        if constexpr (kPotrf) {
+          // Line l of the storage (a column, or a row when row-major): the triangle's part.
+          const bool lower_in_lines = (c.uplo[g] == BLAS_Lower) == col;
+          for (int l = 0; l < n; ++l) {
+            const int from = lower_in_lines ? l : 0, to = lower_in_lines ? n : l + 1;
+            const std::size_t at = std::size_t(l) * ld + from;
+            if (s.upload(c.A[p] + at, Ah[i] + at, std::size_t(to - from) * sizeof(T))) return s.status();
+          }
+        } else {
+          if (s.upload_matrix(c.A[p], Ah[i], ld * sizeof(T), std::size_t(col ? m : n) * sizeof(T), col ? n : m))
+            return s.status();
+        }
+        if ((kGetrf || kGeqrf) && s.upload(vectors[p], Vh[i], nvec * sizeof(Vector))) return s.status();
+      }
+      if (s.sync()) return s.status();  // the next batch reuses the buffers
+    }
+    return s.status();
+  }
+};
+
+template <class T> struct Adapter<GetrfCall<T>> : FactorAdapter<GetrfCall<T>, T> {};
+template <class T> struct Adapter<GetriCall<T>> : FactorAdapter<GetriCall<T>, T> {};
+template <class T> struct Adapter<PotrfCall<T>> : FactorAdapter<PotrfCall<T>, T> {};
+template <class T> struct Adapter<GeqrfCall<T>> : FactorAdapter<GeqrfCall<T>, T> {};
+
+}  // namespace bb::device

@@ -5,20 +5,23 @@
 // the vendor backend, and the error check. `--help` lists every option with its default.
 //
 // Two modes. Host mode (all routines): data in host memory, wall-clock timing, errors against
-// the reference backend. Device mode (gemm, getrf, getri; builds with CUDA, a GPU present):
-// matrices in device memory, CUDA-event timing on the bench's own stream, inputs rotated over
-// several sets so L2 never holds them, plus direct cuBLAS rows (cublas-direct, vendor-grouped)
-// as the kernel-only vendor reference, and errors against a host computation in double.
-// Device getrf/getri: one size per call, matrices back to back, each set restored from a
-// pristine copy after a call uses it (outside the timing); getri inverts factors made once by
-// the library's getrf; cublas-direct is cublas<t>getrfBatched, or cublas<t>getriBatched (out
-// of place) plus the copy of its result back into A, timed together.
-// native-strided (gemm in both modes, getrf/getri in device mode) times the same matrices through
-// the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group of back-to-back
-// matrices; native-devptr (device mode) through the group API with the pointer arrays and info
-// in device memory, next to cublas-batched (gemm: cublas<t>gemmBatched on the same device
-// arrays). --nonblocking-loop times N
-// non-blocking strided calls and one synchronize against N cublas<t>gemmStridedBatched.
+// the reference backend. Device mode (gemm, getrf, getri, potrf, geqrf; builds with CUDA, a GPU
+// present): matrices in device memory, CUDA-event timing on the bench's own stream, inputs
+// rotated over several sets so L2 never holds them, plus direct cuBLAS/cuSOLVER rows
+// (cublas-direct, vendor-grouped) as the kernel-only vendor reference, and errors against a host
+// computation in double.
+// Device factorizations (getrf, getri, potrf, geqrf): one size per call, matrices back to back,
+// each set restored from a pristine copy after a call uses it (outside the timing); getri
+// inverts factors made once by the library's getrf; potrf factors Hermitian positive definite
+// matrices, uplo Lower; geqrf writes n taus per problem. cublas-direct is cublas<t>getrfBatched,
+// cublas<t>getriBatched (out of place) plus the copy of its result back into A, timed together,
+// cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched.
+// native-strided (gemm in both modes, the factorizations in device mode) times the same
+// matrices through the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group
+// of back-to-back matrices; native-devptr (device mode) through the group API with the pointer
+// arrays and info in device memory, next to cublas-batched (gemm: cublas<t>gemmBatched on the
+// same device arrays). --nonblocking-loop times N non-blocking strided calls and one
+// synchronize against N cublas<t>gemmStridedBatched.
 // --one-per-group makes every problem its own group (the same data, group_count = problems),
 // --compare-groups times both forms of each call, --variable-sizes times one call of problems of
 // random orders, each its own group. Device rows carry a floor (floor_ms, pct_floor): what the
@@ -33,10 +36,12 @@
 //                      --backend native,native-strided,cublas-direct --check
 //   blas_batched_bench --device gpu --prec r64 --mixed --sizes 8,16,32
 //                      --backend native,vendor,cublas-direct,vendor-grouped --check
-//   blas_batched_bench --routine potrf --sizes 4 --batch 100000 --compare-groups
+//   blas_batched_bench --routine potrf --device host --sizes 4 --batch 100000 --compare-groups
 //   blas_batched_bench --device gpu --prec r64 --variable-sizes 2:32 --batch 100000 --check
 //   blas_batched_bench --device gpu --prec r64 --sizes 4 --batch 1000 --nonblocking-loop 1000 --check
 //   blas_batched_bench --device gpu --routine getrf,getri --prec r64,r32 --sizes 2,4,8,16,32,64
+//                      --backend native,native-strided,native-devptr,cublas-direct --check
+//   blas_batched_bench --device gpu --routine potrf,geqrf --prec r64,r32 --sizes 2,4,8,16,32,64
 //                      --backend native,native-strided,native-devptr,cublas-direct --check
 #include "../src/common/typed_api.hpp"
 
@@ -65,6 +70,9 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <omp.h>
+#if BB_BENCH_CUSOLVER
+#include <cusolverDn.h>
+#endif
 #endif
 
 // The two CUDA extensions came later than the rest of the API: weak references let the bench
@@ -105,12 +113,13 @@ const char *const kBackends[] = {"native", "native-strided", "native-devptr", "v
 bool device_only(const std::string &b) {
   return b == "native-devptr" || b == "cublas-direct" || b == "cublas-batched" || b == "vendor-grouped";
 }
-// BLAS_<routine>_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm, and getrf/getri in
-// device mode; one group of evenly spaced matrices.
+// BLAS_<routine>_batched_strided_<prec> (BLAS_BATCHED_BACKEND=native): gemm, and the
+// factorizations in device mode; one group of evenly spaced matrices.
 bool strided_only(const std::string &b) { return b == "native-strided"; }
-// Routines the device mode covers; the others always run in host mode.
-bool device_routine(const std::string &r) { return r == "gemm" || r == "getrf" || r == "getri"; }
-bool lu_routine(const std::string &r) { return r == "getrf" || r == "getri"; }
+// The dense factorizations: in device mode one size per call of back-to-back matrices.
+bool factor_routine(const std::string &r) { return r == "getrf" || r == "getri" || r == "potrf" || r == "geqrf"; }
+// Routines the device mode covers; the others (trsm, trmm) always run in host mode.
+bool device_routine(const std::string &r) { return r == "gemm" || factor_routine(r); }
 bool has(const std::vector<std::string> &v, const char *x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 std::string join(const std::vector<std::string> &v) {
   std::string out;
@@ -141,18 +150,19 @@ Lists are comma-separated; [...] is the default.
                     [host 5 (the reference backend at most 3), device 10]
   --backend LIST    native, vendor, reference, auto: BLAS_BATCHED_BACKEND for the call;
                     native-strided: the same matrices through BLAS_<routine>_batched_strided_<prec>
-                    (A, B, C at base + p n^2, getrf/getri's ipiv at base + p n;
-                    BLAS_BATCHED_BACKEND=native): gemm in host and device mode, getrf and getri
-                    in device mode; other rows skip it with a note (an error if no backend
-                    is left for them); it needs one group of evenly spaced matrices, so it is
-                    an error with --scatter, --mixed, --groups G > 1, --one-per-group,
+                    (A, B, C at base + p n^2, getrf/getri's ipiv and geqrf's tau at base + p n;
+                    BLAS_BATCHED_BACKEND=native): gemm in host and device mode, getrf, getri,
+                    potrf and geqrf in device mode; other rows skip it with a note (an error if
+                    no backend is left for them); it needs one group of evenly spaced matrices,
+                    so it is an error with --scatter, --mixed, --groups G > 1, --one-per-group,
                     --compare-groups or --variable-sizes;
                     native-devptr: the group API (BLAS_BATCHED_BACKEND=native) with the pointer
-                    arrays (A, B, C; getrf/getri: A, ipiv) and info in device memory (SPEC 9.2),
-                    the same matrices and groups as native; with --check, info must also come
-                    back all 0;
-                    cublas-direct, cublas-batched, vendor-grouped: cuBLAS called directly. gemm:
-                    <t>gemmStridedBatched (with --scatter <t>gemmBatched), one call per size;
+                    arrays (A, B, C; getrf/getri: A, ipiv; potrf: A; geqrf: A, tau) and info in
+                    device memory (SPEC 9.2), the same matrices and groups as native; with
+                    --check, info must also come back all 0;
+                    cublas-direct, cublas-batched, vendor-grouped: cuBLAS (potrf: cuSOLVER)
+                    called directly. gemm: <t>gemmStridedBatched (with --scatter
+                    <t>gemmBatched), one call per size;
                     <t>gemmBatched on native-devptr's device pointer arrays, one call per size
                     (no c16, r128, c128: a note; not with --variable-sizes);
                     <t>gemmGroupedBatched. getrf, getri: cublas-direct only (the other two are
@@ -160,21 +170,30 @@ Lists are comma-separated; [...] is the default.
                     arrays (pivots n ints apart, info in device memory); <t>getriBatched, which
                     is out of place: into a second buffer, then one cudaMemcpyAsync of the whole
                     batch back into A, timed together (what an in-place inversion costs a cuBLAS
-                    user; the notes give getriBatched's time without the copy); r32, r64, c32,
-                    c64 only (cuBLAS has no r16, c16, r128, c128 getrf/getri: a note).
+                    user; the notes give getriBatched's time without the copy). potrf, geqrf:
+                    cublas-direct only, as getrf: cuSOLVER's cusolverDn<t>potrfBatched with uplo
+                    Lower (every potrf row of the bench factors the lower triangle) on the
+                    device pointer arrays, info in device memory; cuBLAS's <t>geqrfBatched on
+                    device pointer arrays of A and of tau (n entries per problem, n apart),
+                    info one int in host memory (argument errors only). All four: r32, r64,
+                    c32, c64 only (cuBLAS and cuSOLVER have no r16, c16, r128, c128 ones: a
+                    note).
                     native-devptr and the cuBLAS ones are device mode only (host rows skip them
                     with a note, an error if no backend is left; device rows skip reference
                     with a note)  [host native,vendor,reference; device: gemm
-                    native,vendor,cublas-direct, and vendor-grouped with --mixed; getrf, getri
-                    native,native-strided,native-devptr,cublas-direct]
+                    native,vendor,cublas-direct, and vendor-grouped with --mixed; getrf, getri,
+                    potrf, geqrf native,native-strided,native-devptr,cublas-direct]
   --check           fill the error column: host rows against the reference backend's output
                     (run first, added if missing), device rows against a host computation in
                     double on sampled problems (first, last, a few random): gemm the relative error
                     of C; getrf ||P A - L U||_F / (||A||_F n eps), getri ||I - A X||_F /
-                    (||A||_F ||X||_F n eps) (X the inverse, A the matrix before getrf, eps the
-                    precision's unit roundoff, at least double's: about 10 or less is right);
-                    getrf and getri rows, and gemm's native-devptr, also need info all 0
-                    [off: error empty]
+                    (||A||_F ||X||_F n eps) (X the inverse, A the matrix before getrf), potrf
+                    ||A - L L^H||_F / (||A||_F n eps) (L the output's lower triangle), geqrf
+                    ||A - Q R||_F / (||A||_F n eps) (R the output's upper triangle, Q formed from
+                    the reflectors below it and tau); eps the precision's unit roundoff, at
+                    least double's: about 10 or less is right. getrf, getri, potrf and geqrf
+                    rows, and gemm's native-devptr, also need info all 0 (cublas-direct geqrf:
+                    its one host info)  [off: error empty]
   --mixed           all sizes as the groups of one call (each 1/G of --gb, or --batch each)
                     [off]
   --groups G        the same as --mixed; G must be the number of sizes (1: no effect)  [1]
@@ -208,15 +227,17 @@ Lists are comma-separated; [...] is the default.
                     one size in --sizes and --batch; not with --device host, --gb, --mixed,
                     --groups, --one-per-group, --compare-groups, --scatter, --variable-sizes,
                     --backend  [off]
-  --device MODE     auto: gemm, getrf and getri on the GPU if this build has CUDA and a GPU is
-                    usable, else host; gpu: the same, but no usable GPU is an error; host: host
-                    memory only. trsm, trmm, potrf and geqrf always run in host mode. Device
-                    getrf and getri: n x n, one size per call, matrices back to back (not with
-                    --mixed, --groups, --one-per-group, --compare-groups, --scatter: --device
-                    host for those); inputs random + (n+2) I with their rows permuted (pivoting
-                    swaps rows), getri's their LU factors from the library's getrf, made once;
-                    after each call its input set is restored from a pristine device copy,
-                    outside the timing  [auto]
+  --device MODE     auto: gemm, getrf, getri, potrf and geqrf on the GPU if this build has CUDA
+                    and a GPU is usable, else host; gpu: the same, but no usable GPU is an
+                    error; host: host memory only. trsm and trmm always run in host mode.
+                    Device getrf, getri, potrf and geqrf: n x n, one size per call, matrices
+                    back to back (not with --mixed, --groups, --one-per-group,
+                    --compare-groups, --scatter: --device host for those); inputs: getrf
+                    random (-1,1) + (n+2) I with its rows permuted (pivoting swaps rows), getri
+                    the LU factors of those from the library's getrf, made once; potrf random
+                    (-1,1) + (n+2) I made Hermitian (real diagonal), uplo Lower; geqrf random
+                    (-1,1); after each call its input set is restored from a pristine device
+                    copy, outside the timing  [auto]
   --csv FILE        also write the rows to FILE, one header line then one line per row  [none]
   --tag TEXT        text for the CSV's tag column; no commas, quotes or newlines  [empty]
   -h, --help        this text, exit 0
@@ -225,7 +246,8 @@ Columns that do not apply (error without --check and on the reference row itself
 without a vendor row, kernel_ms on host, ...) print '-' in the table and are empty in the CSV.
 GFLOP/s: LAWN 41 counts (complex x4). GB/s and pct_bw count per problem, in elements of the
 precision: gemm 4 n^2 (A, B read, C read and written); trsm, trmm n(n+1)/2 + 2 n^2; getrf,
-getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf, geqrf 2 n^2.
+getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf n(n+1) (its triangle
+read and written); geqrf 2 n^2 + n (A read and written, tau written).
 
 Device rows (empty on host rows), measured at the start of the run: copy_gbps, the device copy
 bandwidth (read + write) that pct_bw refers to; host_read_gbps, all OpenMP threads summing 1 GiB
@@ -237,14 +259,16 @@ one stream synchronize (the fixed cost of any call); floor_ms = max(host bytes /
 floor_ms / time_ms. Matrix bytes: those of GB/s. Host bytes: what the API reads per call, 3
 pointers (8 bytes each) and an info (4) per problem, and per group transA, transB, m, n, k,
 alpha, beta, lda, ldb, ldc, group_size at their sizes (getrf: 2 pointers, A and ipiv, and an
-info per problem, per group m, n, lda, group_size; getri: n, lda, group_size). Upload bytes: the
-host bytes when per-problem data must go to the device, else the per-group part (evenly spaced
-pointers are not uploaded). The floor is the API call's: the same on every backend's row of a
-call (cublas-direct's too), except native-strided's, whose API reads no pointer arrays:
-call_floor_ms is one empty kernel and one stream synchronize (no upload), and floor_ms =
-max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes / copy_gbps,
-call_floor_ms); and native-devptr's, whose pointer arrays and info are device memory (nothing
-per problem on the host): the same call_floor_ms, and floor_ms = max(per-group bytes /
+info per problem, per group m, n, lda, group_size; getri: the same per problem, per group n, lda,
+group_size; potrf: 1 pointer, A, and an info per problem, per group uplo, n, lda, group_size;
+geqrf: 2 pointers, A and tau, and an info per problem, per group m, n, lda, group_size).
+Upload bytes: the host bytes when per-problem data must go to the device, else the per-group
+part (evenly spaced pointers are not uploaded). The floor is the API call's: the same on every
+backend's row of a call (cublas-direct's too), except native-strided's, whose API reads no
+pointer arrays: call_floor_ms is one empty kernel and one stream synchronize (no upload), and
+floor_ms = max(info bytes (4 per problem, in host memory) / host_read_gbps, matrix bytes /
+copy_gbps, call_floor_ms); and native-devptr's, whose pointer arrays and info are device memory
+(nothing per problem on the host): the same call_floor_ms, and floor_ms = max(per-group bytes /
 host_read_gbps, matrix bytes / copy_gbps, call_floor_ms). --nonblocking-loop rows, per call:
 call_floor_ms = (N empty kernels back to back and one synchronize) / N, floor_ms = max(matrix
 bytes / copy_gbps, call_floor_ms). notes: free text (no commas).
@@ -317,9 +341,9 @@ void variable_sizes(const std::string &opt, const std::string &s, Options &o) {
   if (o.var_lo > o.var_hi) throw Usage(opt + ": LO must be <= HI, got " + s);
 }
 
-// Device getrf/getri rows are one size per call, one group of back-to-back matrices: the option
-// that asks for another shape, or "".
-std::string lu_device_clash(const Options &o) {
+// Device factorization rows (getrf, getri, potrf, geqrf) are one size per call, one group of
+// back-to-back matrices: the option that asks for another shape, or "".
+std::string factor_device_clash(const Options &o) {
   const std::pair<bool, const char *> clash[] = {
       {o.groups > 1, "--groups"}, {o.mixed && o.groups <= 1, "--mixed"}, {o.one_per_group, "--one-per-group"},
       {o.compare_groups, "--compare-groups"}, {o.scatter, "--scatter"}};
@@ -337,7 +361,7 @@ bool device_backend(const std::string &routine, const std::string &b) {
 void check_device_rows(const Options &o) {
   for (const std::string &r : o.routines) {
     if (!device_routine(r)) continue;
-    const std::string clash = lu_routine(r) ? lu_device_clash(o) : "";
+    const std::string clash = factor_routine(r) ? factor_device_clash(o) : "";
     if (!clash.empty())
       throw Usage(clash + ": " + r + " runs in device mode, one size per call of back-to-back matrices "
                   "(--device host for host rows)");
@@ -443,17 +467,17 @@ Options parse(int argc, char **argv) {
         throw Usage(std::string("--backend native-strided: one group of evenly spaced matrices per call, not with ") +
                     c.second);
     // Routines without a strided row skip it (a note at run time): each needs another backend
-    // that runs on host rows (theirs always are). getrf and getri have one in device mode; when
-    // --device auto finds no GPU, run() makes the same check.
+    // that runs on host rows (theirs always are). The factorizations have one in device mode;
+    // when --device auto finds no GPU, run() makes the same check.
     std::vector<std::string> others;
     for (const std::string &r : o.routines)
-      if (r != "gemm" && !(lu_routine(r) && o.device != "host")) others.push_back(r);
+      if (r != "gemm" && !(factor_routine(r) && o.device != "host")) others.push_back(r);
     const bool host_backend = std::any_of(o.backends.begin(), o.backends.end(), [](const std::string &b) {
       return !device_only(b) && !strided_only(b);
     });
     if (!others.empty() && !host_backend)
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
-                  " (native-strided: gemm, and getrf/getri in device mode" +
+                  " (native-strided: gemm, and getrf, getri, potrf, geqrf in device mode" +
                   (std::any_of(o.backends.begin(), o.backends.end(), device_only)
                        ? std::string("; native-devptr and the cuBLAS ones: device mode only")
                        : std::string()) +
@@ -510,11 +534,14 @@ double flops(const std::string &r, double n, bool cplx) {
   return cplx ? 4 * f : f;
 }
 // Bytes that must cross memory for one problem (gemm with beta != 0 reads and writes C; getrf
-// writes its n pivots, getri reads them).
+// writes its n pivots, getri reads them; potrf reads and writes only its triangle; geqrf writes
+// n taus).
 double bytes(const std::string &r, double n, double elem) {
   if (r == "gemm") return 4 * n * n * elem;
   if (r == "trsm" || r == "trmm") return (n * (n + 1) / 2 + 2 * n * n) * elem;
   if (r == "getrf" || r == "getri") return 2 * n * n * elem + n * double(sizeof(int));
+  if (r == "potrf") return n * (n + 1) * elem;
+  if (r == "geqrf") return (2 * n * n + n) * elem;
   return 2 * n * n * elem;
 }
 
@@ -909,6 +936,30 @@ void cublas_ok(cublasStatus_t s, const char *what, int line) {
   std::exit(1);
 }
 #define CUBLAS_OK(x) cublas_ok((x), #x, __LINE__)
+#if BB_BENCH_CUSOLVER
+// cuSOLVER has no status-to-text function.
+std::string cusolver_text(cusolverStatus_t s) {
+  switch (s) {
+    case CUSOLVER_STATUS_SUCCESS: return "CUSOLVER_STATUS_SUCCESS";
+    case CUSOLVER_STATUS_NOT_INITIALIZED: return "CUSOLVER_STATUS_NOT_INITIALIZED";
+    case CUSOLVER_STATUS_ALLOC_FAILED: return "CUSOLVER_STATUS_ALLOC_FAILED";
+    case CUSOLVER_STATUS_INVALID_VALUE: return "CUSOLVER_STATUS_INVALID_VALUE";
+    case CUSOLVER_STATUS_ARCH_MISMATCH: return "CUSOLVER_STATUS_ARCH_MISMATCH";
+    case CUSOLVER_STATUS_MAPPING_ERROR: return "CUSOLVER_STATUS_MAPPING_ERROR";
+    case CUSOLVER_STATUS_EXECUTION_FAILED: return "CUSOLVER_STATUS_EXECUTION_FAILED";
+    case CUSOLVER_STATUS_INTERNAL_ERROR: return "CUSOLVER_STATUS_INTERNAL_ERROR";
+    case CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case CUSOLVER_STATUS_NOT_SUPPORTED: return "CUSOLVER_STATUS_NOT_SUPPORTED";
+    default: return "cusolverStatus_t " + std::to_string(int(s));
+  }
+}
+void cusolver_ok(cusolverStatus_t s, const char *what, int line) {
+  if (s == CUSOLVER_STATUS_SUCCESS) return;
+  std::fprintf(stderr, "bench.cpp:%d: %s failed: %s\n", line, what, cusolver_text(s).c_str());
+  std::exit(1);
+}
+#define CUSOLVER_OK(x) cusolver_ok((x), #x, __LINE__)
+#endif
 
 // Host read bandwidth with every OpenMP thread (the library's pass over the pointer arrays
 // runs on them): a sum over 1 GiB, far beyond the caches, first touched by the threads that
@@ -945,6 +996,9 @@ struct Gpu {
   cudaStream_t stream = nullptr;
   cudaEvent_t e0 = nullptr, e1 = nullptr;
   cublasHandle_t blas = nullptr;
+#if BB_BENCH_CUSOLVER
+  cusolverDnHandle_t solver = nullptr;  // made on first use (potrf's cublas-direct rows), on `stream`
+#endif
   cudaLibrary_t lib = nullptr;
   cudaKernel_t empty = nullptr;
   void *pinned = nullptr, *staging = nullptr;  // upload buffers (pinned host, device), grown on demand
@@ -983,11 +1037,25 @@ struct Gpu {
     blas_batched_set_cuda_stream(nullptr);  // back to the library's own stream before ours goes
     release_staging();
     CUDA_OK(cudaLibraryUnload(lib));
+#if BB_BENCH_CUSOLVER
+    if (solver) CUSOLVER_OK(cusolverDnDestroy(solver));
+#endif
     CUBLAS_OK(cublasDestroy(blas));
     CUDA_OK(cudaEventDestroy(e0));
     CUDA_OK(cudaEventDestroy(e1));
     CUDA_OK(cudaStreamDestroy(stream));
   }
+#if BB_BENCH_CUSOLVER
+  // The cuSOLVER handle, made once (it loads cuSOLVER and takes device memory: only runs that
+  // call it pay), its work on the bench's stream.
+  cusolverDnHandle_t solver_handle() {
+    if (!solver) {
+      CUSOLVER_OK(cusolverDnCreate(&solver));
+      CUSOLVER_OK(cusolverDnSetStream(solver, stream));
+    }
+    return solver;
+  }
+#endif
   // Elapsed ms between e0 and e1 after waiting for e1.
   double elapsed() {
     CUDA_OK(cudaEventSynchronize(e1));
@@ -1199,7 +1267,7 @@ cublasStatus_t cu_grouped(cublasHandle_t h, const std::vector<int> &n, const std
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
-// ---- direct cuBLAS LU (s, d, c, z: cuBLAS has no half or quad getrf/getri) ----
+// ---- direct cuBLAS/cuSOLVER factorizations (s, d, c, z: neither has half or quad ones) ----
 template <class T>
 cublasStatus_t cu_getrf(cublasHandle_t h, int n, T *const *dA, int *P, int *info, int batch) {
   if constexpr (std::is_same_v<T, double>) return cublasDgetrfBatched(h, n, (double *const *)dA, n, P, info, batch);
@@ -1224,6 +1292,36 @@ cublasStatus_t cu_getri(cublasHandle_t h, int n, T *const *dA, const int *P, T *
     return cublasCgetriBatched(h, n, (const cuComplex *const *)dA, n, P, (cuComplex *const *)dC, n, info, batch);
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
+
+// In place, square: A's R above the diagonal and the reflectors below, tau n entries per problem;
+// dA and dTau device arrays of device pointers; info one host int (argument errors only).
+template <class T>
+cublasStatus_t cu_geqrf(cublasHandle_t h, int n, T *const *dA, T *const *dTau, int *info, int batch) {
+  if constexpr (std::is_same_v<T, double>)
+    return cublasDgeqrfBatched(h, n, n, (double *const *)dA, n, (double *const *)dTau, info, batch);
+  else if constexpr (std::is_same_v<T, float>)
+    return cublasSgeqrfBatched(h, n, n, (float *const *)dA, n, (float *const *)dTau, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<double>>)
+    return cublasZgeqrfBatched(h, n, n, (cuDoubleComplex *const *)dA, n, (cuDoubleComplex *const *)dTau, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<float>>)
+    return cublasCgeqrfBatched(h, n, n, (cuComplex *const *)dA, n, (cuComplex *const *)dTau, info, batch);
+  else return CUBLAS_STATUS_NOT_SUPPORTED;
+}
+#if BB_BENCH_CUSOLVER
+// Lower: A = L L^H, L in the lower triangle (cuSOLVER uses the upper one as workspace); info per
+// problem in device memory.
+template <class T>
+cusolverStatus_t cu_potrf(cusolverDnHandle_t h, int n, T **dA, int *info, int batch) {
+  const cublasFillMode_t lower = CUBLAS_FILL_MODE_LOWER;
+  if constexpr (std::is_same_v<T, double>) return cusolverDnDpotrfBatched(h, lower, n, (double **)dA, n, info, batch);
+  else if constexpr (std::is_same_v<T, float>) return cusolverDnSpotrfBatched(h, lower, n, (float **)dA, n, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<double>>)
+    return cusolverDnZpotrfBatched(h, lower, n, (cuDoubleComplex **)dA, n, info, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<float>>)
+    return cusolverDnCpotrfBatched(h, lower, n, (cuComplex **)dA, n, info, batch);
+  else return CUSOLVER_STATUS_NOT_SUPPORTED;
+}
+#endif
 
 template <class T>
 std::complex<double> to_cd(const T &x) {
@@ -1542,8 +1640,15 @@ template <class T>
 Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, double matrix_bytes) {
   return api_floor(gpu, problems, 3, groups * gemm_group_bytes<T>(), per_problem_upload, matrix_bytes);  // A, B, C
 }
-// Host bytes of one getrf group's arguments (m, n, lda, group_size), or getri's (n, lda, group_size).
-inline double lu_group_bytes(bool getri) { return (getri ? 3.0 : 4.0) * sizeof(int); }
+// Host bytes of one factorization group's arguments: getrf's and geqrf's m, n, lda, group_size;
+// getri's n, lda, group_size; potrf's uplo, n, lda, group_size.
+inline double factor_group_bytes(const std::string &r) {
+  if (r == "getri") return 3.0 * sizeof(int);
+  if (r == "potrf") return sizeof(BLAS_Uplo) + 3.0 * sizeof(int);
+  return 4.0 * sizeof(int);
+}
+// Pointer arrays of a factorization call: A, and getrf's and getri's ipiv or geqrf's tau.
+inline int factor_pointers(const std::string &r) { return r == "potrf" ? 1 : 2; }
 
 // The floor of one strided call (native-strided): no pointer arrays and no per-group arrays
 // are read or uploaded; the caller's info array (host memory) is still written per problem.
@@ -1845,7 +1950,7 @@ void run_nonblocking_loop(const Options &o, Gpu &gpu, Out &out) {
   finish_case(rows, out);
 }
 
-// ---- device getrf / getri ----
+// ---- device getrf, getri, potrf, geqrf ----
 
 // ||P A - L U||_F / (||A||_F n eps) in double, from getrf's output LU (L unit lower, U upper)
 // and pivots; infinity, with `why`, when a pivot is out of range.
@@ -1904,45 +2009,108 @@ double inverse_residual(int n, const T *A, const T *X, double eps) {
   return std::sqrt(d2) / (std::sqrt(a2) * std::sqrt(x2) * n * eps);
 }
 
-// ROT input sets of `count` n x n matrices back to back (problem p of set s at a + s set_elems +
-// p n^2) with their pivots (piv + s set_piv + p n), and one pristine set from which a set is
-// restored after a call has overwritten it (getrf: A by L U; getri: the factors by the
-// inverse). All sets hold the same values (L2 caches addresses, not values): a pool of distinct
-// problems tiled over the batch, problem p being pool problem p % pool_count; the host keeps the
-// pool for the check.
+// ||A - L L^H||_F / (||A||_F n eps) in double, L the lower triangle (diagonal included) of
+// potrf's output F (uplo Lower: what is above the diagonal is not read), A the whole Hermitian input.
 template <class T>
-struct LuDevCase {
-  bool getri = false;
+double chol_residual(int n, const T *A, const T *F, double eps) {
+  using C = std::complex<double>;
+  const std::size_t N = std::size_t(n);
+  std::vector<C> lt(N * N, C(0));  // L transposed: row i of L contiguous, lt[k + i N] = L(i, k)
+  double a2 = 0;
+  for (std::size_t i = 0; i < N * N; ++i) a2 += std::norm(to_cd(A[i]));
+  for (std::size_t k = 0; k < N; ++k)
+    for (std::size_t i = k; i < N; ++i) lt[k + i * N] = to_cd(F[i + k * N]);
+  double d2 = 0;
+#pragma omp parallel for reduction(+ : d2) schedule(dynamic)
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      C s = 0;  // (L L^H)(i, j) = sum over k <= min(i, j) of L(i, k) conj(L(j, k))
+      const C *li = lt.data() + std::size_t(i) * N, *lj = lt.data() + std::size_t(j) * N;
+      for (int k = 0, e = std::min(i, j); k <= e; ++k) s += li[k] * std::conj(lj[k]);
+      d2 += std::norm(to_cd(A[i + std::size_t(j) * N]) - s);
+    }
+  return std::sqrt(d2) / (std::sqrt(a2) * n * eps);
+}
+
+// ||A - Q R||_F / (||A||_F n eps) in double, from geqrf's output F and tau: R the upper triangle
+// of F, Q = H(0) H(1) ... H(n-1) with H(k) = I - tau_k v_k v_k^H, v_k = e_k + F's column k below
+// the diagonal (LAPACK's reflectors). Q R is formed by applying H(n-1) first to R.
+template <class T>
+double qr_residual(int n, const T *A, const T *F, const T *tau, double eps) {
+  using C = std::complex<double>;
+  const std::size_t N = std::size_t(n);
+  std::vector<C> f(N * N), x(N * N, C(0));
+  double a2 = 0;
+  for (std::size_t i = 0; i < N * N; ++i) f[i] = to_cd(F[i]), a2 += std::norm(to_cd(A[i]));
+  for (std::size_t j = 0; j < N; ++j)
+    for (std::size_t i = 0; i <= j; ++i) x[i + j * N] = f[i + j * N];
+  for (int k = n - 1; k >= 0; --k) {
+    const C t = to_cd(tau[k]);
+    const C *v = f.data() + std::size_t(k) * N;  // v(k) = 1 (not stored), v(i > k) = F(i, k)
+#pragma omp parallel for schedule(static)
+    for (int j = 0; j < n; ++j) {  // X(:, j) -= tau v (v^H X(:, j)): rows k.. only
+      C *xj = x.data() + std::size_t(j) * N;
+      C w = xj[k];
+      for (int i = k + 1; i < n; ++i) w += std::conj(v[i]) * xj[i];
+      w *= t;
+      xj[k] -= w;
+      for (int i = k + 1; i < n; ++i) xj[i] -= v[i] * w;
+    }
+  }
+  double d2 = 0;
+  for (std::size_t i = 0; i < N * N; ++i) d2 += std::norm(to_cd(A[i]) - x[i]);
+  return std::sqrt(d2) / (std::sqrt(a2) * n * eps);
+}
+
+// ROT input sets of `count` n x n matrices back to back (problem p of set s at a + s set_elems +
+// p n^2) with their per-problem vector of n entries (getrf/getri's ipiv at piv + s set_vec + p n,
+// geqrf's tau at tau + s set_vec + p n; potrf has none), and one pristine set from which a set is
+// restored after a call has overwritten it (getrf: A by L U; getri: the factors by the inverse;
+// potrf: A's lower triangle by L; geqrf: A by R and the reflectors). All sets hold the same
+// values (L2 caches addresses, not values): a pool of distinct problems tiled over the batch,
+// problem p being pool problem p % pool_count; the host keeps the pool for the check.
+template <class T>
+struct FactDevCase {
+  std::string routine;                               // getrf, getri, potrf, geqrf
+  bool getri = false, potrf = false, geqrf = false;  // none of them: getrf
   int n = 0, count = 0;
   long total = 0;
-  std::size_t set_elems = 0, set_piv = 0;
+  std::size_t set_elems = 0, set_vec = 0;  // per set: matrix elements, vector entries (0: potrf)
   int rot = 1;
   T *a = nullptr, *pristine = nullptr, *out = nullptr;  // out: cuBLAS getri's result, one set
-  int *piv = nullptr, *dinfo = nullptr;
-  std::vector<std::vector<T *>> pa;    // host pointer arrays [set][problem]: native, vendor, auto
-  std::vector<std::vector<int *>> pp;
-  T **dpa = nullptr, **dpo = nullptr;  // device copies [set][problem] (native-devptr, cuBLAS), out's
+  int *piv = nullptr, *dinfo = nullptr;                 // piv: getrf/getri's pivots
+  T *tau = nullptr;                                     // geqrf's taus
+  std::vector<std::vector<T *>> pa, pt;  // host pointer arrays [set][problem] of A and tau: native, vendor, auto
+  std::vector<std::vector<int *>> pp;    // of ipiv
+  T **dpa = nullptr, **dpt = nullptr, **dpo = nullptr;  // device copies [set][problem] (native-devptr, cuBLAS), out's
   int **dpp = nullptr;
   std::vector<int> info;
-  std::vector<T> pool;  // the matrices before any getrf
+  std::vector<T> pool;  // the matrices before any factorization
   long pool_count = 0;
+  const BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row
 
-  ~LuDevCase() {
-    for (void *p : {(void *)a, (void *)pristine, (void *)out, (void *)piv, (void *)dinfo, (void *)dpa, (void *)dpo,
-                    (void *)dpp})
+  void set_routine(const std::string &r) {
+    routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf";
+  }
+  bool pivots() const { return !potrf && !geqrf; }  // getrf, getri
+  double vec_elem() const { return geqrf ? double(sizeof(T)) : double(sizeof(int)); }
+  ~FactDevCase() {
+    for (void *p : {(void *)a, (void *)pristine, (void *)out, (void *)piv, (void *)tau, (void *)dinfo, (void *)dpa,
+                    (void *)dpt, (void *)dpo, (void *)dpp})
       if (p) CUDA_OK(cudaFree(p));
   }
   std::size_t nn() const { return std::size_t(n) * n; }
   T *A(int s) const { return a + std::size_t(s) * set_elems; }
-  int *P(int s) const { return piv + std::size_t(s) * set_piv; }
+  int *P(int s) const { return piv + std::size_t(s) * set_vec; }
+  T *Tau(int s) const { return tau + std::size_t(s) * set_vec; }
 
   // Empty string: ready; otherwise why the case cannot run. want_dptr: device pointer arrays
-  // (native-devptr, cuBLAS); want_out: cuBLAS getri's output set.
+  // (native-devptr, cuBLAS/cuSOLVER); want_out: cuBLAS getri's output set.
   std::string setup(Gpu &gpu, bool want_dptr, bool want_out) {
     total = count;
-    set_elems = std::size_t(count) * nn(), set_piv = std::size_t(count) * n;
-    const double set_bytes = set_elems * double(sizeof(T)) + set_piv * double(sizeof(int));
-    const double per_set = set_bytes + (want_dptr ? 2.0 * total * sizeof(void *) : 0);
+    set_elems = std::size_t(count) * nn(), set_vec = potrf ? 0 : std::size_t(count) * n;
+    const double set_bytes = set_elems * double(sizeof(T)) + set_vec * vec_elem();
+    const double per_set = set_bytes + (want_dptr ? double(factor_pointers(routine)) * total * sizeof(void *) : 0);
     const double fixed = set_elems * double(sizeof(T)) * (want_out ? 2 : 1) + total * double(sizeof(int)) +
                          (want_out ? total * double(sizeof(void *)) : 0);  // pristine, info, out
     // As the gemm rows: enough sets that ROT x data > 2 x L2, within 80 % of the free memory.
@@ -1958,7 +2126,8 @@ struct LuDevCase {
       std::fprintf(stderr, "note: only %d input set(s) of %.1f MB fit; L2 (%.1f MB) may hold inputs\n", rot,
                    set_bytes / 1e6, gpu.l2 / 1e6);
     CUDA_OK(cudaMalloc(&a, rot * set_elems * sizeof(T)));
-    CUDA_OK(cudaMalloc(&piv, rot * set_piv * sizeof(int)));
+    if (pivots()) CUDA_OK(cudaMalloc(&piv, rot * set_vec * sizeof(int)));
+    if (geqrf) CUDA_OK(cudaMalloc(&tau, rot * set_vec * sizeof(T)));
     CUDA_OK(cudaMalloc(&pristine, set_elems * sizeof(T)));
     CUDA_OK(cudaMalloc(&dinfo, total * sizeof(int)));
     info.assign(total, 0);
@@ -1969,19 +2138,27 @@ struct LuDevCase {
       unsetenv("BLAS_BATCHED_BACKEND");
       if (rc != 0) return "the library's getrf of getri's inputs " + rc_text(rc);
       for (int s = 1; s < rot; ++s)
-        CUDA_OK(cudaMemcpy(P(s), piv, set_piv * sizeof(int), cudaMemcpyDeviceToDevice));
+        CUDA_OK(cudaMemcpy(P(s), piv, set_vec * sizeof(int), cudaMemcpyDeviceToDevice));
     }
     for (int s = 0; s < rot; ++s) restore(s, gpu.stream);
     pa.assign(rot, std::vector<T *>(total));
-    pp.assign(rot, std::vector<int *>(total));
+    if (pivots()) pp.assign(rot, std::vector<int *>(total));
+    if (geqrf) pt.assign(rot, std::vector<T *>(total));
     for (int s = 0; s < rot; ++s)
-      for (long p = 0; p < total; ++p) pa[s][p] = A(s) + p * nn(), pp[s][p] = P(s) + p * n;
+      for (long p = 0; p < total; ++p) {
+        pa[s][p] = A(s) + p * nn();
+        if (pivots()) pp[s][p] = P(s) + p * n;
+        if (geqrf) pt[s][p] = Tau(s) + p * n;
+      }
     if (want_dptr) {  // uploaded once, outside the timing
       CUDA_OK(cudaMalloc(&dpa, std::size_t(rot) * total * sizeof(T *)));
-      CUDA_OK(cudaMalloc(&dpp, std::size_t(rot) * total * sizeof(int *)));
+      if (pivots()) CUDA_OK(cudaMalloc(&dpp, std::size_t(rot) * total * sizeof(int *)));
+      if (geqrf) CUDA_OK(cudaMalloc(&dpt, std::size_t(rot) * total * sizeof(T *)));
       for (int s = 0; s < rot; ++s) {
-        CUDA_OK(cudaMemcpy(dpa + std::size_t(s) * total, pa[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
-        CUDA_OK(cudaMemcpy(dpp + std::size_t(s) * total, pp[s].data(), total * sizeof(int *), cudaMemcpyHostToDevice));
+        const std::size_t at = std::size_t(s) * total;
+        CUDA_OK(cudaMemcpy(dpa + at, pa[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
+        if (pivots()) CUDA_OK(cudaMemcpy(dpp + at, pp[s].data(), total * sizeof(int *), cudaMemcpyHostToDevice));
+        if (geqrf) CUDA_OK(cudaMemcpy(dpt + at, pt[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
       }
     }
     if (want_out) {
@@ -2001,8 +2178,11 @@ struct LuDevCase {
       CUDA_OK(cudaMemcpy(pristine + p0 * nn(), pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
     }
   }
-  // Random (-1, 1) + (n+2) I, its rows in a random order: well conditioned, and partial
-  // pivoting must swap rows to undo the order. At most 2^22 elements (at least one problem).
+  // At most 2^22 elements (at least one problem), entries random in (-1, 1) (complex: both
+  // parts). getrf, getri: + (n+2) I, its rows in a random order: well conditioned, and partial
+  // pivoting must swap rows to undo the order. potrf: + (n+2) I made Hermitian, the diagonal
+  // real: positive definite (the lower triangle drawn, the upper its conjugate transpose).
+  // geqrf: as drawn.
   void make_pool() {
     pool_count = std::min<long>(total, std::max<long>(1, long((std::size_t(1) << 22) / nn())));
     pool.resize(std::size_t(pool_count) * nn());
@@ -2013,6 +2193,23 @@ struct LuDevCase {
       if constexpr (traits<T>::complex) return T(R(re), R(u(g)));
       else return T(R(re));
     };
+    if (potrf) {
+      for (long q = 0; q < pool_count; ++q) {
+        T *A0 = pool.data() + q * nn();
+        for (int j = 0; j < n; ++j) {
+          A0[j + std::size_t(j) * n] = T(R(u(g) + n + 2));
+          for (int i = j + 1; i < n; ++i) {
+            const T v = make(u(g));
+            A0[i + std::size_t(j) * n] = v, A0[j + std::size_t(i) * n] = conj(v);
+          }
+        }
+      }
+      return;
+    }
+    if (geqrf) {
+      for (T &x : pool) x = make(u(g));
+      return;
+    }
     std::vector<int> perm(n);
     for (long q = 0; q < pool_count; ++q) {
       std::iota(perm.begin(), perm.end(), 0);
@@ -2022,84 +2219,123 @@ struct LuDevCase {
         for (int i = 0; i < n; ++i) A0[perm[i] + std::size_t(j) * n] = make(u(g) + (i == j ? n + 2 : 0));
     }
   }
-  // Set s back to the pristine inputs (getri's pivots are only read: they stay). Synchronous, so
-  // the next timed call starts on an idle stream and its events span its host work too.
+  // Set s back to the pristine inputs (getri's pivots are only read: they stay; geqrf's taus are
+  // only written). Synchronous, so the next timed call starts on an idle stream and its events
+  // span its host work too.
   void restore(int s, cudaStream_t st) {
     CUDA_OK(cudaMemcpyAsync(A(s), pristine, set_elems * sizeof(T), cudaMemcpyDeviceToDevice, st));
     CUDA_OK(cudaStreamSynchronize(st));
   }
 
   // The library's calls on set s: group API with host pointer arrays and info, with device
-  // pointer arrays and info (native-devptr), strided (ipiv n ints apart, info host memory).
+  // pointer arrays and info (native-devptr), strided (ipiv and tau n entries apart, info host
+  // memory).
   int api_call(int s) {
     const int N = n, cnt = count;
-    return getri ? Api<T>::getri(BLAS_ColMajor, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data())
-                 : Api<T>::getrf(BLAS_ColMajor, &N, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
+    T **A0 = pa[s].data();
+    if (getri) return Api<T>::getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
+    if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, A0, &N, 1, &cnt, info.data());
+    if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, A0, &N, pt[s].data(), 1, &cnt, info.data());
+    return Api<T>::getrf(BLAS_ColMajor, &N, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
   }
   int devptr_call(int s) {
     const int N = n, cnt = count;
-    T **dA = dpa + std::size_t(s) * total;
-    int **dP = dpp + std::size_t(s) * total;
-    return getri ? Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dP, 1, &cnt, dinfo)
-                 : Api<T>::getrf(BLAS_ColMajor, &N, &N, dA, &N, dP, 1, &cnt, dinfo);
+    const std::size_t at = std::size_t(s) * total;
+    T **dA = dpa + at;
+    if (getri) return Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
+    if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, dA, &N, 1, &cnt, dinfo);
+    if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, dA, &N, dpt + at, 1, &cnt, dinfo);
+    return Api<T>::getrf(BLAS_ColMajor, &N, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
   }
   int strided_call(int s) {
     const int64_t st = int64_t(nn());
-    return getri ? Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data())
-                 : Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
+    if (getri) return Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data());
+    if (potrf) return Api<T>::potrf_strided(BLAS_ColMajor, lower, n, A(s), n, st, count, info.data());
+    if (geqrf) return Api<T>::geqrf_strided(BLAS_ColMajor, n, n, A(s), n, st, Tau(s), n, count, info.data());
+    return Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
   }
-  // cuBLAS on the device pointer arrays: getrfBatched in place; getriBatched into `out`, then
-  // the whole batch copied back into A (cuBLAS has no in-place inversion), `mid` recorded
-  // between the two.
-  cublasStatus_t cublas_call(cublasHandle_t h, int s, cudaStream_t st, cudaEvent_t mid) {
-    T *const *dA = dpa + std::size_t(s) * total;
-    if (!getri) return cu_getrf<T>(h, n, dA, P(s), dinfo, count);
-    const cublasStatus_t r = cu_getri<T>(h, n, dA, P(s), dpo, dinfo, count);
-    if (r != CUBLAS_STATUS_SUCCESS) return r;
-    CUDA_OK(cudaEventRecord(mid, st));
-    CUDA_OK(cudaMemcpyAsync(A(s), out, set_elems * sizeof(T), cudaMemcpyDeviceToDevice, st));
-    return CUBLAS_STATUS_SUCCESS;
+  // cuBLAS (potrf: cuSOLVER) on the device pointer arrays of set s; "" or what failed.
+  // getrfBatched and potrfBatched (uplo Lower) in place, info in device memory; geqrfBatched in
+  // place with tau's own device pointer array, its one info in host memory; getriBatched into
+  // `out`, then the whole batch copied back into A (cuBLAS has no in-place inversion), `mid`
+  // recorded between the two.
+  std::string vendor_call(Gpu &gpu, int s, cudaEvent_t mid) {
+    const std::size_t at = std::size_t(s) * total;
+    auto text = [](cublasStatus_t r) {
+      return r == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(r);
+    };
+    if (potrf) {
+#if BB_BENCH_CUSOLVER
+      const cusolverStatus_t r = cu_potrf<T>(gpu.solver_handle(), n, dpa + at, dinfo, count);
+      return r == CUSOLVER_STATUS_SUCCESS ? std::string() : "cuSOLVER: " + cusolver_text(r);
+#else
+      return "this bench was built without cuSOLVER";
+#endif
+    }
+    if (geqrf) {
+      int host_info = 0;
+      const cublasStatus_t r = cu_geqrf<T>(gpu.blas, n, dpa + at, dpt + at, &host_info, count);
+      if (r != CUBLAS_STATUS_SUCCESS) return text(r);
+      return host_info == 0 ? std::string() : "cublas<t>geqrfBatched: info " + std::to_string(host_info);
+    }
+    if (!getri) return text(cu_getrf<T>(gpu.blas, n, dpa + at, P(s), dinfo, count));
+    const cublasStatus_t r = cu_getri<T>(gpu.blas, n, dpa + at, P(s), dpo, dinfo, count);
+    if (r != CUBLAS_STATUS_SUCCESS) return text(r);
+    CUDA_OK(cudaEventRecord(mid, gpu.stream));
+    CUDA_OK(cudaMemcpyAsync(A(s), out, set_elems * sizeof(T), cudaMemcpyDeviceToDevice, gpu.stream));
+    return "";
   }
 
-  // Runs `call` once more on set 0, its info (host, or device_info) set to -1 first so a
-  // problem left unwritten shows, and checks the sampled problems (first, last, 4 random)
-  // against their pool matrix in double: the largest lu_residual or inverse_residual. `why`:
-  // the call failed, an info is not 0, a pivot is out of range. Set 0 is restored afterwards.
+  // Where a call writes its per-problem info: the host array, the device array, nowhere
+  // (cublas<t>geqrfBatched: one host int, checked by vendor_call).
+  enum class InfoAt { host, device, none };
+  // Runs `call` once more on set 0, its info (host, or device) set to -1 first so a problem left
+  // unwritten shows (and geqrf's taus to NaN), and checks the sampled problems (first, last, 4
+  // random) against their pool matrix in double: the largest lu_residual, inverse_residual,
+  // chol_residual or qr_residual. `why`: the call failed, an info is not 0, a pivot is out of
+  // range. Set 0 is restored afterwards.
   template <class Call>
-  double check(Gpu &gpu, Call call, bool device_info, std::string &why) {
-    if (device_info) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
-    else std::fill(info.begin(), info.end(), -1);
+  double check(Gpu &gpu, Call call, InfoAt at, std::string &why) {
+    if (at == InfoAt::device) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
+    else if (at == InfoAt::host) std::fill(info.begin(), info.end(), -1);
+    if (geqrf) CUDA_OK(cudaMemsetAsync(tau, 0xff, set_vec * sizeof(T), gpu.stream));  // set 0's
     why = call(0);
     if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
     double worst = NAN;
     if (why.empty()) {
-      std::vector<int> dev;
-      if (device_info) {
-        dev.resize(total);
-        CUDA_OK(cudaMemcpy(dev.data(), dinfo, total * sizeof(int), cudaMemcpyDeviceToHost));
+      if (at != InfoAt::none) {
+        std::vector<int> dev;
+        if (at == InfoAt::device) {
+          dev.resize(total);
+          CUDA_OK(cudaMemcpy(dev.data(), dinfo, total * sizeof(int), cudaMemcpyDeviceToHost));
+        }
+        const std::vector<int> &inf = at == InfoAt::device ? dev : info;
+        long bad = 0, first = -1;
+        for (long p = 0; p < total; ++p)
+          if (inf[p] != 0 && bad++ == 0) first = p;
+        if (bad)
+          why = std::string(at == InfoAt::device ? "device " : "") + "info: " + std::to_string(bad) +
+                " problem(s) not 0 (first: problem " + std::to_string(first) + " info " + std::to_string(inf[first]) +
+                ")";
       }
-      const std::vector<int> &inf = device_info ? dev : info;
-      long bad = 0, at = -1;
-      for (long p = 0; p < total; ++p)
-        if (inf[p] != 0 && bad++ == 0) at = p;
-      if (bad)
-        why = std::string(device_info ? "device " : "") + "info: " + std::to_string(bad) +
-              " problem(s) not 0 (first: problem " + std::to_string(at) + " info " + std::to_string(inf[at]) + ")";
       std::vector<long> ps{0, total - 1};
       std::mt19937_64 rng(99);
       for (int i = 0; i < 4; ++i) ps.push_back(long(rng() % std::uint64_t(total)));
       std::sort(ps.begin(), ps.end());
       ps.erase(std::unique(ps.begin(), ps.end()), ps.end());
       const double eps = std::max(traits<T>::eps, 0x1p-53);  // the check computes in double
-      std::vector<T> x(nn());
-      std::vector<int> ip(n);
+      std::vector<T> x(nn()), tv(geqrf ? n : 0);
+      std::vector<int> ip(pivots() ? n : 0);
       worst = 0;
       for (long p : ps) {
         CUDA_OK(cudaMemcpy(x.data(), A(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
-        CUDA_OK(cudaMemcpy(ip.data(), P(0) + p * n, n * sizeof(int), cudaMemcpyDeviceToHost));
+        if (pivots()) CUDA_OK(cudaMemcpy(ip.data(), P(0) + p * n, n * sizeof(int), cudaMemcpyDeviceToHost));
+        if (geqrf) CUDA_OK(cudaMemcpy(tv.data(), Tau(0) + p * n, n * sizeof(T), cudaMemcpyDeviceToHost));
         const T *A0 = pool.data() + (p % pool_count) * nn();
-        const double err =
-            getri ? inverse_residual(n, A0, x.data(), eps) : lu_residual(n, A0, x.data(), ip.data(), eps, why);
+        const double err = getri   ? inverse_residual(n, A0, x.data(), eps)
+                           : potrf ? chol_residual(n, A0, x.data(), eps)
+                           : geqrf ? qr_residual(n, A0, x.data(), tv.data(), eps)
+                                   : lu_residual(n, A0, x.data(), ip.data(), eps, why);
         if (!(err <= worst)) worst = err;  // NaN sticks
       }
     }
@@ -2108,10 +2344,17 @@ struct LuDevCase {
   }
 };
 
-// Device getrf or getri rows of one size, run_device_case's counterpart: per backend a warm-up
-// and --reps timed calls on the input sets in turn, each set restored after its call.
+// The vendor's batched routine behind a factorization's cublas-direct row, and its library.
+const char *vendor_routine(const std::string &r) {
+  return r == "getrf" ? "getrfBatched" : r == "getri" ? "getriBatched" : r == "potrf" ? "potrfBatched" : "geqrfBatched";
+}
+const char *vendor_library(const std::string &r) { return r == "potrf" ? "cuSOLVER" : "cuBLAS"; }
+
+// Device factorization rows (getrf, getri, potrf, geqrf) of one size, run_device_case's
+// counterpart: per backend a warm-up and --reps timed calls on the input sets in turn, each set
+// restored after its call.
 template <class T>
-void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, int n, int count, Out &out) {
+void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine, int n, int count, Out &out) {
   const char *prec = traits<T>::name();
   const bool getri = routine == "getri";
   const std::string label = routine + " " + prec + " n=" + std::to_string(n);
@@ -2122,14 +2365,22 @@ void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, 
     if (b == "reference") note_reference_skipped();
     else if (b == "cublas-batched" || b == "vendor-grouped") continue;  // run() noted it
     else if (b == "cublas-direct" && !cublas_typed<T>)
-      std::fprintf(stderr, "%s cublas-direct: left out, cuBLAS has no %s for %s\n", label.c_str(),
-                   getri ? "getriBatched" : "getrfBatched", prec);
+      std::fprintf(stderr, "%s cublas-direct: left out, %s has no %s for %s\n", label.c_str(),
+                   vendor_library(routine), vendor_routine(routine), prec);
+#if !BB_BENCH_CUSOLVER
+    else if (b == "cublas-direct" && routine == "potrf")
+      std::fprintf(stderr, "%s cublas-direct: left out, this bench was built without cuSOLVER (potrfBatched)\n",
+                   label.c_str());
+#endif
     else backends.push_back(b);
   }
   if (backends.empty()) return;
   const bool cublas = has(backends, "cublas-direct");
-  LuDevCase<T> c;
-  c.getri = getri, c.n = n, c.count = count;
+#if BB_BENCH_CUSOLVER
+  if (cublas && routine == "potrf") gpu.solver_handle();  // made before the case takes its memory
+#endif
+  FactDevCase<T> c;
+  c.set_routine(routine), c.n = n, c.count = count;
   std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && getri);
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
@@ -2139,10 +2390,11 @@ void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, 
   const double total_bytes = c.total * bytes(routine, n, sizeof(T));
   // The API call's floor (every row's but native-strided's and native-devptr's): back-to-back
   // matrices, so only the group's arguments are uploaded.
-  const Floor floor = api_floor(gpu, c.total, 2, lu_group_bytes(getri), false, total_bytes);  // A, ipiv
+  const Floor floor =
+      api_floor(gpu, c.total, factor_pointers(routine), factor_group_bytes(routine), false, total_bytes);
   Floor sfloor, dfloor;
   if (has(backends, "native-strided")) sfloor = strided_floor(gpu, c.total, total_bytes);
-  if (has(backends, "native-devptr")) dfloor = devptr_floor(gpu, lu_group_bytes(getri), total_bytes);
+  if (has(backends, "native-devptr")) dfloor = devptr_floor(gpu, factor_group_bytes(routine), total_bytes);
   cudaEvent_t mid = nullptr;  // cuBLAS getri: between getriBatched and the copy back
   if (cublas && getri) CUDA_OK(cudaEventCreate(&mid));
   std::vector<Row> mine;
@@ -2155,11 +2407,7 @@ void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, 
     if (strided) call = [&](int s) { return text(c.strided_call(s)); };
     else if (devptr) call = [&](int s) { return text(c.devptr_call(s)); };
     else if (api) call = [&](int s) { return text(c.api_call(s)); };
-    else
-      call = [&](int s) {
-        const cublasStatus_t st = c.cublas_call(gpu.blas, s, gpu.stream, mid);
-        return st == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(st);
-      };
+    else call = [&](int s) { return c.vendor_call(gpu, s, mid); };
     why = call(0);  // warm-up
     if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
     c.restore(0, gpu.stream);
@@ -2208,8 +2456,12 @@ void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, 
     if (!alone.empty())
       add_note(row, "getriBatched out of place then one D2D copy of the batch into A (timed); getriBatched alone " +
                         num(median(alone), "%.4f", "-") + " ms");
+    if (cub && c.potrf) add_note(row, "cusolverDn<t>potrfBatched uplo Lower");
+    if (cub && c.geqrf) add_note(row, "cublas<t>geqrfBatched");
     if (o.check) {
-      row.error = c.check(gpu, call, devptr || cub, why);
+      using InfoAt = typename FactDevCase<T>::InfoAt;
+      const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf ? InfoAt::none : InfoAt::device;
+      row.error = c.check(gpu, call, at, why);
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s: check failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
         add_note(row, "check failed: " + why);  // the row carries it too: the call ran but is wrong
@@ -2225,8 +2477,9 @@ void run_lu_device_case(const Options &o, Gpu &gpu, const std::string &routine, 
 
 template <class T>
 void run_device_prec(const Options &o, const std::string &routine, Gpu &gpu, Out &out) {
-  if (lu_routine(routine)) {
-    for (int n : o.sizes) run_lu_device_case<T>(o, gpu, routine, n, device_counts(o, routine, {n}, sizeof(T))[0], out);
+  if (factor_routine(routine)) {
+    for (int n : o.sizes)
+      run_fact_device_case<T>(o, gpu, routine, n, device_counts(o, routine, {n}, sizeof(T))[0], out);
     return;
   }
   if (o.nb_loop) return run_nonblocking_loop<T>(o, gpu, out);
@@ -2260,7 +2513,7 @@ int run(int argc, char **argv) {
   const bool any_device = std::any_of(o.routines.begin(), o.routines.end(), device_routine);
   bool use_gpu = false;
   if (o.device == "gpu" && !any_device)
-    std::fprintf(stderr, "note: the device mode covers gemm, getrf and getri only; host mode\n");
+    std::fprintf(stderr, "note: the device mode covers gemm, getrf, getri, potrf and geqrf only; host mode\n");
 #if BB_BENCH_CUDA
   Gpu gpu;
   if (o.device != "host" && any_device) {
@@ -2312,8 +2565,8 @@ int run(int argc, char **argv) {
       std::fprintf(stderr, "note: %s: device mode only, skipped in host mode\n", join(skipped).c_str());
     if (o.scatter) std::fprintf(stderr, "note: --scatter applies to device mode only; host rows ignore it\n");
   }
-  // native-strided: gemm, and getrf/getri in device mode; parse() made sure every other routine
-  // keeps a backend, except getrf/getri when --device auto found no GPU.
+  // native-strided: gemm, and the factorizations in device mode; parse() made sure every other
+  // routine keeps a backend, except the factorizations when --device auto found no GPU.
   if (has(o.backends, "native-strided")) {
     std::vector<std::string> others;
     for (const std::string &r : o.routines)
@@ -2323,17 +2576,18 @@ int run(int argc, char **argv) {
     });
     if (!others.empty() && !host_backend)
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
-                  " in host mode (native-strided: gemm only; getrf and getri in device mode)");
+                  " in host mode (native-strided: gemm only; getrf, getri, potrf, geqrf in device mode)");
     if (!others.empty())
-      std::fprintf(stderr, "note: native-strided: skipped for %s (gemm only; getrf and getri in device mode)\n",
+      std::fprintf(stderr,
+                   "note: native-strided: skipped for %s (gemm only; getrf, getri, potrf, geqrf in device mode)\n",
                    join(others).c_str());
   }
-  // getrf/getri device rows: cuBLAS's gemm-only backends (parse() or check_device_rows() made
+  // Device factorization rows: cuBLAS's gemm-only backends (parse() or check_device_rows() made
   // sure another one is left).
   if (o.backends_given) {
     std::vector<std::string> lu, gemm_only;
     for (const std::string &r : o.routines)
-      if (lu_routine(r) && on_gpu(r)) lu.push_back(r);
+      if (factor_routine(r) && on_gpu(r)) lu.push_back(r);
     for (const char *b : {"cublas-batched", "vendor-grouped"})
       if (has(o.backends, b)) gemm_only.push_back(b);
     if (!lu.empty() && !gemm_only.empty())

@@ -3,9 +3,10 @@
 # values exit non-zero with one line on stderr and no row, columns that do not apply are empty
 # in the CSV, --one-per-group and --compare-groups report the right group counts, native-strided
 # is refused where it cannot run and checked where it can, the device-only backends (native-devptr,
-# cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode, and device getrf/getri
-# refuse the options they do not take. Host mode only (potrf, and gemm, getrf, getri with --device host),
-# so it runs the same with or without a GPU; every run is tiny.
+# cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode, and the device
+# factorizations (getrf, getri, potrf, geqrf) refuse the options they do not take. Host mode only
+# (trsm, which has no device mode, and the others with --device host), so it runs the same with or
+# without a GPU; every run is tiny.
 #   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
 set -uo pipefail
 bench=${1:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
@@ -45,17 +46,17 @@ for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
 done
 
 # Bad command lines: exit 2 (--device gpu without a GPU: 1), one line on stderr, no row, no CSV.
-base=(--routine potrf --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
+base=(--routine trsm --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
 bad=(
   "--bogus" "-x" "stray" "--csv" "--tag" "--sizes" "--batch --check"
   "--sizes abc" "--sizes 0" "--sizes -3" "--sizes ''" "--sizes 2,,4" "--sizes 2.5"
   "--batch -5" "--batch 0" "--batch 1e3" "--batch 99999999999" "--batch x"
   "--gb 0" "--gb -1" "--gb abc" "--gb nan" "--reps 0" "--reps -1" "--reps two"
-  "--backend bogus" "--backend native,bogus" "--routine bogus" "--routine potrf,bogus" "--prec r99" "--prec ''"
+  "--backend bogus" "--backend native,bogus" "--routine bogus" "--routine trsm,bogus" "--prec r99" "--prec ''"
   "--device bogus" "--backend cublas-direct" "--backend vendor-grouped,cublas-direct"
   "--backend native-devptr" "--backend cublas-batched" "--backend cublas-batched,native-devptr"
   "--groups 2" "--groups x" "--tag a,b"
-  # --variable-sizes LO:HI: the form, the range, and what it does not combine with (potrf: gemm only).
+  # --variable-sizes LO:HI: the form, the range, and what it does not combine with (trsm: gemm only).
   "--variable-sizes 5:2" "--variable-sizes x" "--variable-sizes 4" "--variable-sizes 2:" "--variable-sizes :8"
   "--variable-sizes 0:4" "--variable-sizes 2:4:8" "--variable-sizes -2:4" "--variable-sizes ''" "--variable-sizes"
   "--variable-sizes 2:4" "--routine gemm --variable-sizes 2:4 --sizes 8" "--routine gemm --variable-sizes 2:4 --mixed"
@@ -63,8 +64,8 @@ bad=(
   "--routine gemm --variable-sizes 2:4 --gb 1" "--routine gemm --variable-sizes 2:4 --backend native,cublas-direct"
   "--routine gemm --device host --variable-sizes 2:4"
   "--routine gemm --variable-sizes 2:4 --backend native,cublas-batched"
-  # native-strided: gemm only (potrf has no other backend here), one group of evenly spaced matrices.
-  "--backend native-strided" "--backend native-strided,cublas-direct" "--routine gemm,potrf --backend native-strided"
+  # native-strided: gemm only (trsm has no other backend here), one group of evenly spaced matrices.
+  "--backend native-strided" "--backend native-strided,cublas-direct" "--routine gemm,trsm --backend native-strided"
   "--routine gemm --backend native-strided --scatter" "--routine gemm --backend native,native-strided --scatter"
   "--routine gemm --backend native-strided --mixed" "--routine gemm --backend native-strided --sizes 2,3 --groups 2"
   "--routine gemm --backend native-strided --one-per-group" "--routine gemm --backend native-strided --compare-groups"
@@ -73,7 +74,8 @@ bad=(
 # --device gpu without a GPU (whether or not the build has CUDA) is an error too, for every routine
 # with a device mode.
 if ! nvidia-smi -L >/dev/null 2>&1; then
-  bad+=("--routine gemm --device gpu" "--routine getrf --device gpu" "--routine getri --device gpu")
+  bad+=("--routine gemm --device gpu" "--routine getrf --device gpu" "--routine getri --device gpu"
+    "--routine potrf --device gpu" "--routine geqrf --device gpu")
 fi
 for args in "${bad[@]}"; do
   rm -f "$tmp/bad.csv"
@@ -110,8 +112,8 @@ for case in "${nbad[@]}"; do
   [ "$(rows "$tmp/out")" -eq 0 ] || fail "$what: printed a result row"
   [ ! -e "$tmp/bad.csv" ] || fail "$what: wrote a CSV"
 done
-# Device getrf/getri: one size per call of back-to-back matrices, and no gemm-only backend. With
-# --device gpu these are command line errors (exit 2) whether or not there is a GPU.
+# Device getrf/getri/potrf/geqrf: one size per call of back-to-back matrices, and no gemm-only
+# backend. With --device gpu these are command line errors (exit 2) whether or not there is a GPU.
 lu=(--prec r64 --sizes 2 --batch 10 --reps 1 --device gpu --csv "$tmp/bad.csv")
 lbad=(
   "--routine getrf --sizes 2,3 --mixed|--mixed: getrf runs in device mode"
@@ -123,6 +125,13 @@ lbad=(
   "--routine getrf --backend reference|nothing to run for getrf in device mode"
   "--routine getrf --backend native-strided --scatter|not with --scatter"
   "--routine getrf --device host --backend native-strided|nothing to run for getrf"
+  "--routine potrf --sizes 2,3 --mixed|--mixed: potrf runs in device mode"
+  "--routine geqrf --one-per-group|--one-per-group: geqrf runs in device mode"
+  "--routine trsm,potrf --compare-groups|--compare-groups: potrf runs in device mode"
+  "--routine geqrf --scatter|--scatter: geqrf runs in device mode"
+  "--routine potrf --backend cublas-batched|nothing to run for potrf in device mode"
+  "--routine geqrf --backend reference,vendor-grouped|nothing to run for geqrf in device mode"
+  "--routine potrf,geqrf --device host --backend native-strided|nothing to run for potrf,geqrf"
 )
 for case in "${lbad[@]}"; do
   args=${case%%|*} why=${case#*|}
@@ -157,7 +166,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 
 # A tiny valid run: one row, error empty (no check), no "nan" anywhere.
-ok=(--routine potrf --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
+ok=(--routine trsm --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
 "$bench" "${ok[@]}" --csv "$tmp/a.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "valid run exited $rc: $(cat "$tmp/err")"
 [ "$(rows "$tmp/out")" -eq 1 ] || fail "valid run: expected one row, got: $(cat "$tmp/out")"
@@ -189,7 +198,7 @@ awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-10) }' || fail "--check: native error $
 [ $rc -eq 0 ] || fail "native,cublas-direct exited $rc"
 grep -q 'cublas-direct: device mode only' "$tmp/err" || fail "native,cublas-direct: no note on stderr"
 [ "$(rows "$tmp/out")" -eq 1 ] || fail "native,cublas-direct: expected one row"
-# The same for native-devptr and cublas-batched, on potrf and on gemm in host mode (checked).
+# The same for native-devptr and cublas-batched, on trsm and on gemm in host mode (checked).
 "$bench" "${ok[@]}" --backend native,native-devptr,cublas-batched >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "native,native-devptr,cublas-batched exited $rc"
 grep -q 'native-devptr,cublas-batched: device mode only' "$tmp/err" ||
@@ -219,13 +228,13 @@ awk -v e="$e" 'BEGIN { exit !(e + 0 < 1e-12) }' || fail "native-strided --check:
 "$bench" "${ns[@]}" --sizes 2,5 --backend native-strided --csv "$tmp/s2.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "native-strided --sizes 2,5 exited $rc: $(cat "$tmp/err")"
 [ "$(grep -c ',native-strided,' "$tmp/s2.csv")" -eq 2 ] || fail "native-strided --sizes 2,5: expected 2 rows"
-# Next to a routine other than gemm: a note, then potrf's native row and gemm's two rows.
-"$bench" --routine potrf,gemm --device host --prec r64 --sizes 2 --batch 100 --reps 1 --backend native,native-strided \
+# Next to a routine other than gemm: a note, then trsm's native row and gemm's two rows.
+"$bench" --routine trsm,gemm --device host --prec r64 --sizes 2 --batch 100 --reps 1 --backend native,native-strided \
   >"$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 0 ] || fail "potrf,gemm native,native-strided exited $rc: $(cat "$tmp/err")"
-grep -q 'native-strided: skipped for potrf' "$tmp/err" || fail "potrf,gemm native-strided: no note on stderr"
-[ "$(rows "$tmp/out")" -eq 3 ] || fail "potrf,gemm native,native-strided: expected 3 rows, got: $(cat "$tmp/out")"
-! grep -qE '^potrf +r64 +native-strided' "$tmp/out" || fail "potrf,gemm: a potrf native-strided row"
+[ $rc -eq 0 ] || fail "trsm,gemm native,native-strided exited $rc: $(cat "$tmp/err")"
+grep -q 'native-strided: skipped for trsm' "$tmp/err" || fail "trsm,gemm native-strided: no note on stderr"
+[ "$(rows "$tmp/out")" -eq 3 ] || fail "trsm,gemm native,native-strided: expected 3 rows, got: $(cat "$tmp/out")"
+! grep -qE '^trsm +r64 +native-strided' "$tmp/out" || fail "trsm,gemm: a trsm native-strided row"
 
 # getrf and getri in host mode: native-strided skipped with a note, the reference and native rows
 # checked (getri's native row inverts the native getrf's factors of the same matrices).
@@ -240,8 +249,20 @@ for r in 2 4; do
   awk -v e="$e" 'BEGIN { exit !(e != "" && e + 0 < 1e-12) }' || fail "getrf,getri --device host: row $r error '$e'"
 done
 
+# potrf and geqrf in host mode: the same (potrf factors the lower triangle, geqrf writes tau).
+"$bench" --routine potrf,geqrf --device host --prec r64 --sizes 3 --batch 200 --reps 1 --check \
+  --backend native,native-strided --csv "$tmp/pq.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 0 ] || fail "potrf,geqrf --device host exited $rc: $(cat "$tmp/err")"
+grep -q 'native-strided: skipped for potrf,geqrf' "$tmp/err" || fail "potrf,geqrf --device host: no note: $(cat "$tmp/err")"
+[ "$(cut -d, -f2,4 "$tmp/pq.csv" | tail -n +2 | tr '\n' ' ')" = "potrf,reference potrf,native geqrf,reference geqrf,native " ] ||
+  fail "potrf,geqrf --device host: rows $(cut -d, -f2,4 "$tmp/pq.csv" | tail -n +2 | tr '\n' ' ')"
+for r in 2 4; do
+  e=$(field "$tmp/pq.csv" $r error)
+  awk -v e="$e" 'BEGIN { exit !(e != "" && e + 0 < 1e-12) }' || fail "potrf,geqrf --device host: row $r error '$e'"
+done
+
 # --one-per-group: each problem its own group (per size, and with --mixed over all sizes).
-opg=(--routine potrf --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)
+opg=(--routine trsm --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)
 "$bench" "${opg[@]}" --csv "$tmp/c.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "--one-per-group exited $rc: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/c.csv")" -eq 5 ] || fail "--one-per-group: expected 4 rows (2 sizes x reference, native)"
@@ -257,12 +278,12 @@ done
 [ "$(field "$tmp/d.csv" 2 sizes)" = 2/3 ] || fail "--one-per-group --mixed: sizes not 2/3"
 
 # --compare-groups: the call as given (1 group), then one per problem (50), then the ratio line.
-"$bench" --routine potrf --prec r64 --sizes 2 --batch 50 --reps 1 --backend native --compare-groups \
+"$bench" --routine trsm --prec r64 --sizes 2 --batch 50 --reps 1 --backend native --compare-groups \
   --csv "$tmp/e.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "--compare-groups exited $rc: $(cat "$tmp/err")"
 [ "$(field "$tmp/e.csv" 1 groups)" = 1 ] || fail "--compare-groups: first row groups not 1"
 [ "$(field "$tmp/e.csv" 2 groups)" = 50 ] || fail "--compare-groups: second row groups not 50"
-grep -qE '^one-per-group: potrf r64 .*50 groups of one vs 1 group.* native [0-9.]+x' "$tmp/out" ||
+grep -qE '^one-per-group: trsm r64 .*50 groups of one vs 1 group.* native [0-9.]+x' "$tmp/out" ||
   fail "--compare-groups: no ratio line: $(cat "$tmp/out")"
 
 if [ $failures -ne 0 ]; then

@@ -677,6 +677,187 @@ void check_non_finite_case(const NonFiniteCase<T> &e, const Mat<T> &X, const int
   }
 }
 
+
+// ---- potrf / geqrf: inputs and checks independent of any backend -----------------------------
+// Shared by the host tests (test_potrf_geqrf.cpp) and the device ones (test_gpu_potrf_geqrf.cpp).
+
+inline bool in_triangle(BLAS_Uplo uplo, int i, int j) { return uplo == BLAS_Lower ? i >= j : i <= j; }
+
+// sqrt(sum |X - Y|^2 / sum |Y|^2) over the elements where `in` holds (absolute if Y = 0 there);
+// NaN in either makes it infinite.
+template <class T, class In>
+double rel_diff_where(const Mat<T> &X, const Mat<T> &Y, In in) {
+  WideReal<T> d = 0, y = 0;
+  for (int j = 0; j < X.cols; ++j)
+    for (int i = 0; i < X.rows; ++i) {
+      if (!in(i, j)) continue;
+      if (has_nan(X(i, j)) || has_nan(Y(i, j))) return INFINITY;
+      d += bb::abs2(wide(X(i, j)) - wide(Y(i, j)));
+      y += bb::abs2(wide(Y(i, j)));
+    }
+  return to_double(y > 0 ? bb::rsqrt(d / y) : bb::rsqrt(d));
+}
+
+inline std::string shape(int m, int n) {
+  return std::to_string(m) + "x" + std::to_string(n);
+}
+
+// Hermitian positive definite and well conditioned: A = M M^H / n + I with M random, so the
+// eigenvalues lie in [1, 1 + ||M||^2 / n] (about [1, 4]). Formed in the wide type and rounded
+// once. Only the `uplo` triangle is stored: the other one stays NaN, so reading it poisons the
+// result and writing it is caught bit for bit. For complex data the diagonal carries a nonzero
+// imaginary part, which the routine must ignore (the matrix meant is its real part).
+template <class T>
+Mat<T> make_hpd(int n, BLAS_Layout layout, BLAS_Uplo uplo, int pad) {
+  Mat<T> a(n, n, layout, pad);
+  std::vector<Wide<T>> M(std::size_t(n) * n);
+  for (Wide<T> &x : M) x = wide(random_value<T>());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      if (!in_triangle(uplo, i, j)) continue;
+      Wide<T> s(0);
+      for (int k = 0; k < n; ++k) s += M[i + std::size_t(k) * n] * bb::conj(M[j + std::size_t(k) * n]);
+      s = s / WideReal<T>(n);
+      if (i == j) s = Wide<T>(bb::real(s) + WideReal<T>(1));
+      a(i, j) = narrow<T>(s);
+      // SPEC: the imaginary part of the diagonal is ignored on input; make it garbage.
+      if constexpr (is_cplx<T>)
+        if (i == j) a(i, i).im = typename traits<T>::real(uniform_nonzero());
+    }
+  return a;
+}
+
+// Element (i, j) of the Hermitian matrix whose `uplo` triangle `a` stores.
+template <class T>
+Wide<T> hermitian_at(const Mat<T> &a, BLAS_Uplo uplo, int i, int j) {
+  if (i == j) return Wide<T>(bb::real(wide(a(i, i))));
+  return in_triangle(uplo, i, j) ? wide(a(i, j)) : bb::conj(wide(a(j, i)));
+}
+
+// ||A - L L^H||_F / (n ||A||_F eps) with L = the lower factor, or U^H for uplo = Upper.
+template <class T>
+double potrf_residual(const Mat<T> &A, const Mat<T> &F, BLAS_Uplo uplo) {
+  const int n = A.rows;
+  if (n == 0) return 0;
+  std::vector<Wide<T>> L(std::size_t(n) * n, Wide<T>(0));  // column-major, lower
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) L[i + std::size_t(j) * n] = uplo == BLAS_Lower ? wide(F(i, j)) : bb::conj(wide(F(j, i)));
+  WideReal<T> err = 0;
+  for (int j = 0; j < n; ++j)
+    for (int i = j; i < n; ++i) {
+      Wide<T> s(0);
+      for (int k = 0; k <= j; ++k) s += L[i + std::size_t(k) * n] * bb::conj(L[j + std::size_t(k) * n]);
+      WideReal<T> e = bb::abs2(hermitian_at(A, uplo, i, j) - s);
+      err += i == j ? e : 2 * e;  // (i, j) and (j, i)
+    }
+  WideReal<T> nA = frob<T>(n, n, [&](int i, int j) { return hermitian_at(A, uplo, i, j); });
+  return to_double(bb::rsqrt(err)) / (n * to_double(nA) * eps<T>());
+}
+
+// boosted: random plus a diagonal of magnitude 3 sqrt(max(m, n)) + 1 with random signs, so
+// singular values lie within a factor of about 3 and every Householder pivot keeps its sign
+// far from zero: well conditioned, compared with the reference. plain: random entries only
+// (condition up to ~n), checked by residuals alone. triangular: upper trapezoidal with a real
+// diagonal, so every x is zero and LAPACK's xlarfg gives tau = 0, H = I, A unchanged. phase
+// (complex types; for real ones the same as triangular): upper trapezoidal with a complex
+// diagonal, so every x is zero and alpha is not real: H(j) = I - tau_j e_j e_j^H with
+// tau_j = (beta_j - alpha_j) / beta_j only turns row j's phase (the diagonal becomes real).
+enum class QrKind { boosted, plain, triangular, phase };
+
+inline const char *kind_name(QrKind k) {
+  switch (k) {
+    case QrKind::boosted: return "boosted";
+    case QrKind::plain: return "plain";
+    case QrKind::triangular: return "triangular";
+    case QrKind::phase: return "phase";
+  }
+  return "?";
+}
+
+template <class T>
+Mat<T> make_qr_input(int m, int n, BLAS_Layout layout, int pad, QrKind kind) {
+  Mat<T> a(m, n, layout, pad);
+  a.fill_random();
+  const int k = std::min(m, n);
+  const WideReal<T> c = WideReal<T>(3 * std::sqrt(double(std::max(m, n))) + 1);
+  if (kind == QrKind::boosted)
+    for (int i = 0; i < k; ++i)
+      a(i, i) = narrow<T>(wide(a(i, i)) + Wide<T>(random_int(0, 1) ? c : -c));
+  if (kind == QrKind::triangular || kind == QrKind::phase) {
+    for (int j = 0; j < n; ++j)
+      for (int i = j + 1; i < m; ++i) a(i, j) = narrow<T>(Wide<T>(0));
+    if (kind == QrKind::triangular)
+      for (int i = 0; i < k; ++i) a(i, i) = narrow<T>(Wide<T>(bb::real(wide(a(i, i)))));
+  }
+  return a;
+}
+
+// Q = H(0) ... H(k-1), H(j) = I - tau_j v_j v_j^H, explicitly (m x m, column-major, wide).
+template <class T>
+std::vector<Wide<T>> build_q(const Mat<T> &F, const std::vector<T> &tau) {
+  const int m = F.rows, k = std::min(F.rows, F.cols);
+  std::vector<Wide<T>> Q(std::size_t(m) * m, Wide<T>(0)), v(m), w(m);
+  for (int i = 0; i < m; ++i) Q[i + std::size_t(i) * m] = Wide<T>(1);
+  for (int j = 0; j < k; ++j) {
+    Wide<T> t = wide(tau[j]);
+    for (int i = j; i < m; ++i) v[i] = i == j ? Wide<T>(1) : wide(F(i, j));
+    for (int r = 0; r < m; ++r) w[r] = Wide<T>(0);
+    for (int i = j; i < m; ++i)
+      for (int r = 0; r < m; ++r) w[r] += Q[r + std::size_t(i) * m] * v[i];
+    for (int i = j; i < m; ++i) {
+      Wide<T> f = t * bb::conj(v[i]);
+      for (int r = 0; r < m; ++r) Q[r + std::size_t(i) * m] -= w[r] * f;
+    }
+  }
+  return Q;
+}
+
+// ||A - Q R||_F / (max(m, n) ||A||_F eps) and ||I - Q^H Q||_F / (m eps).
+template <class T>
+void qr_residuals(const Mat<T> &A, const Mat<T> &F, const std::vector<T> &tau, double &res, double &orth) {
+  const int m = A.rows, n = A.cols, k = std::min(m, n);
+  res = orth = 0;
+  if (k == 0) return;
+  std::vector<Wide<T>> Q = build_q(F, tau);
+  WideReal<T> err = 0;
+  for (int c = 0; c < n; ++c)
+    for (int r = 0; r < m; ++r) {
+      Wide<T> s(0);
+      for (int l = 0; l <= std::min(c, k - 1); ++l) s += Q[r + std::size_t(l) * m] * wide(F(l, c));
+      err += bb::abs2(wide(A(r, c)) - s);
+    }
+  WideReal<T> nA = frob<T>(m, n, [&](int r, int c) { return wide(A(r, c)); });
+  res = nA > 0 ? to_double(bb::rsqrt(err)) / (std::max(m, n) * to_double(nA) * eps<T>()) : to_double(bb::rsqrt(err));
+  WideReal<T> oerr = 0;
+  for (int j = 0; j < m; ++j)
+    for (int i = 0; i <= j; ++i) {  // I - Q^H Q is Hermitian
+      Wide<T> s(i == j ? 1 : 0);
+      for (int r = 0; r < m; ++r) s -= bb::conj(Q[r + std::size_t(i) * m]) * Q[r + std::size_t(j) * m];
+      oerr += i == j ? bb::abs2(s) : 2 * bb::abs2(s);
+    }
+  orth = to_double(bb::rsqrt(oerr)) / (m * eps<T>());
+}
+
+// Normwise distance of two geqrf outputs: R relative to ||R||, each Householder vector
+// relative to its norm (with the implicit 1), tau absolutely (|tau| <= 2); the largest.
+template <class T>
+double qr_diff(const Mat<T> &X, const std::vector<T> &tx, const Mat<T> &Y, const std::vector<T> &ty) {
+  const int m = X.rows, n = X.cols, k = std::min(m, n);
+  double d = rel_diff_where(X, Y, [](int i, int j) { return i <= j; });
+  for (int j = 0; j < k; ++j) {
+    WideReal<T> dv = 0, nv = 1;
+    for (int i = j + 1; i < m; ++i) {
+      if (has_nan(X(i, j)) || has_nan(Y(i, j))) return INFINITY;
+      dv += bb::abs2(wide(X(i, j)) - wide(Y(i, j)));
+      nv += bb::abs2(wide(Y(i, j)));
+    }
+    d = std::max(d, to_double(bb::rsqrt(dv / nv)));
+    if (has_nan(tx[j]) || has_nan(ty[j])) return INFINITY;
+    d = std::max(d, to_double(bb::absval(wide(tx[j]) - wide(ty[j]))));
+  }
+  return d;
+}
+
 }  // namespace conf
 
 namespace conf {

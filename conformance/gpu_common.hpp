@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace conf::gpu {
 
@@ -180,5 +181,43 @@ inline std::string last_call_group_line(const std::string &text, int g) {
   if (pos == std::string::npos) return "";
   return text.substr(pos, text.find('\n', pos) - pos);
 }
+
+// ---- sizes, backends and failure reports shared by the device suites ---------------------------
+
+inline int scaled(int full, int reduced_value) { return reduced() ? reduced_value : full; }
+// Problems per group for batches: r128 / c128 (software arithmetic on the host, in the library's
+// staging and in the checks) get a tenth.
+template <class T> int batch(int full, int reduced_value) {
+  return reduced() ? reduced_value : is_quad<T> ? std::max(reduced_value, full / 10) : full;
+}
+// The device backends every call runs under (SPEC.md section 7). r128 / c128 device groups are
+// staged through the host kernels under both, so they run under native alone.
+template <class T> std::vector<const char *> device_backends() {
+  if (is_quad<T>) return {"native"};
+  return {"native", "vendor"};
+}
+
+// At most a few failure messages per check of a call, then a count; the call record once.
+class Reporter {
+ public:
+  Reporter(std::string what, const std::string *record) : what_(std::move(what)), record_(record) {}
+  ~Reporter() {
+    if (count_ > kShown) ADD_FAILURE() << what_ << ": " << count_ - kShown << " more failures";
+  }
+  void fail(const std::string &msg) {
+    if (++count_ > kShown) return;
+    std::string note;
+    if (!noted_ && record_) note = "\n" + *record_, noted_ = true;
+    ADD_FAILURE() << what_ << ": " << msg << note;
+  }
+  int count() const { return count_; }
+
+ private:
+  static constexpr int kShown = 5;
+  std::string what_;
+  const std::string *record_;
+  int count_ = 0;
+  bool noted_ = false;
+};
 
 }  // namespace conf::gpu

@@ -57,18 +57,10 @@ constexpr int kStridedGetriAStride = 5, kStridedGetriIpivStride = 7;
 // first part on these inputs (|L| well below 1). Observed on the host backends: 1.0 and 1.5.
 template <class T> constexpr double componentwise_limit() { return is_cplx<T> ? 16 : 6; }
 
-int scaled(int full, int reduced) { return gpu::reduced() ? reduced : full; }
-// Problems per group for batches: r128 / c128 (software arithmetic on the host, in the library's
-// staging and in the checks) get a tenth.
-template <class T> int batch(int full, int reduced) {
-  return gpu::reduced() ? reduced : is_quad<T> ? std::max(reduced, full / 10) : full;
-}
-// The device backends every call runs under (SPEC.md section 7). r128 / c128 device groups are
-// staged through the host kernels under both, so they run under native alone.
-template <class T> std::vector<const char *> device_backends() {
-  if (is_quad<T>) return {"native"};
-  return {"native", "vendor"};
-}
+using gpu::batch;            // problems per group (gpu_common.hpp)
+using gpu::device_backends;  // the device backends every call runs under
+using gpu::Reporter;         // a few failure messages per check, then a count
+using gpu::scaled;
 
 enum class Routine { getrf, getri };
 const char *routine_name(Routine r) { return r == Routine::getrf ? "getrf" : "getri"; }
@@ -131,29 +123,6 @@ double inverse_magnitude(const Mat<T> &LU) {
     }
   return big;
 }
-
-// At most a few failure messages per check of a call, then a count; the call record once.
-class Reporter {
- public:
-  Reporter(std::string what, const std::string *record) : what_(std::move(what)), record_(record) {}
-  ~Reporter() {
-    if (count_ > kShown) ADD_FAILURE() << what_ << ": " << count_ - kShown << " more failures";
-  }
-  void fail(const std::string &msg) {
-    if (++count_ > kShown) return;
-    std::string note;
-    if (!noted_ && record_) note = "\n" + *record_, noted_ = true;
-    ADD_FAILURE() << what_ << ": " << msg << note;
-  }
-  int count() const { return count_; }
-
- private:
-  static constexpr int kShown = 5;
-  std::string what_;
-  const std::string *record_;
-  int count_ = 0;
-  bool noted_ = false;
-};
 
 // ---- one run: groups of problems in user memory, the calls on them, the checks -------------
 // The matrices of each memory kind share one allocation (an arena): a group's matrices back to

@@ -3,7 +3,8 @@
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
-# lubench: getrf/getri against cuBLAS). From the device tool:
+# lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
+# cuBLAS). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -38,13 +39,15 @@ if has test; then
 fi
 if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
   t1=$(date +%s)
-  (cd "$build" && ctest -j 1 -L gpu --output-on-failure --timeout 900 > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
+  # GPU_TESTS: a ctest -R regex to run part of the suite.
+  (cd "$build" && ctest -j 1 -L gpu ${GPU_TESTS:+-R "$GPU_TESTS"} --output-on-failure --timeout 900 \
+    > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
   echo "gpu tests $(( $(date +%s) - t1 )) s"
   grep -hE "tests passed|tests failed|\(Failed\)|Not Run|Skipped" "$out/ctest-gpu-$gpu.log" | tail -8
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
-    for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf internal_device_layer}; do
+    for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf conformance_gpu_potrf_geqrf internal_device_layer}; do
       BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
         "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1
@@ -113,6 +116,19 @@ if has lubench; then
       --backend native,native-strided,native-devptr,cublas-direct --csv "$out/lu-$p-$gpu.csv"
   done > "$out/lubench-$gpu.log" 2>&1
   grep -E "^get" "$out/lubench-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
+fi
+if has factbench; then
+  # potrf (uplo Lower) against cusolverDn<t>potrfBatched and geqrf against cublas<t>geqrfBatched
+  # (FACTPREC, FACTSIZES pick a part: one call is 10 min).
+  bench=$build/bench/blas_batched_bench
+  for p in ${FACTPREC:-r64 r32 c64 c32 r16}; do
+    "$bench" --routine potrf,geqrf --prec $p --sizes ${FACTSIZES:-2,4,8,16,32,64,128,256,512} --device gpu --check \
+      --backend native,native-strided,native-devptr,cublas-direct --csv "$out/fact-$p-$gpu.csv"
+  done > "$out/factbench-$gpu.log" 2>&1
+  # Rows (routine, prec, backend, n, batch, groups, k%bw, vs_cubl, ovh, error), then what failed.
+  grep -E "^(potrf|geqrf) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/factbench-$gpu.log" |
+    awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
+  grep -E "check failed|skipped|^blas_batched_bench:" "$out/factbench-$gpu.log" | head -20
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

@@ -105,9 +105,12 @@ template <class R> inline R absval(complex<R> x) {
 }
 template <class R> inline bool isnan_any(R x) { return risnan(x); }
 template <class R> inline bool isnan_any(complex<R> x) { return risnan(x.re) || risnan(x.im); }
-// The smallest positive normal number (std::numeric_limits has no binary128 in strict modes).
+// The smallest positive normal number (std::numeric_limits has no binary128 in strict modes,
+// and GCC 12's has no _Float16: min() would be 0).
 template <class R> constexpr R smallest_normal() {
-  if constexpr (std::is_same_v<R, quad>) {  // 2^-16382 = (2^-1022)^16 2^-30, exact at every step
+  if constexpr (std::is_same_v<R, half>) {
+    return R(0x1p-14);
+  } else if constexpr (std::is_same_v<R, quad>) {  // 2^-16382 = (2^-1022)^16 2^-30, exact at every step
     R x = R(std::numeric_limits<double>::min()), y = x * x;
     y = y * y, y = y * y, y = y * y;
     return y * R(0x1p-30);

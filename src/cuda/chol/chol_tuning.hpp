@@ -15,6 +15,9 @@ enum CholConfig : int {
 };
 constexpr int kCholRegisterMax = 32;
 constexpr int kCholRegisterWarps = 4;  // warps per block of the register kernels (not tuned yet)
+// Columns per panel of the block kernels: the panel's diagonal block is one warp's serial work
+// while the block waits, so narrower than a warp.
+constexpr int kCholPanel = 16;
 constexpr int chol_register_side(int config) { return 2 << config; }
 constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }

@@ -1,6 +1,6 @@
-// potrf with one thread block per problem (n above the register kernels): right-looking
-// unblocked Cholesky (LAPACK's xpotf2 order of columns) on L (L = U^H for Upper), the referenced
-// triangle staged in shared memory (kCholShared*) or in place in global memory (kCholGlobal).
+// potrf with one thread block per problem (n above the register kernels): blocked right-looking
+// Cholesky on L (L = U^H for Upper), the referenced triangle staged in shared memory
+// (kCholShared*) or in place in global memory (kCholGlobal).
 #pragma once
 #include "potrf_register.cuh"
 
@@ -16,27 +16,87 @@ struct GlobalFactor {
   __device__ __forceinline__ void set(int i, int j, CT v) const { a[factor_index(*G, i, j)] = narrow<S>(conj_if(!G->lower, v)); }
 };
 
-// Factors M's lower triangle; returns info (then column info-1 holds its failed diagonal and
-// the columns after it are unspecified).
+// Factors M's lower triangle, blocked right-looking by panels of kCholPanel columns: warp 0
+// factors the panel's diagonal block in registers (chol_columns), every thread then solves one
+// row of the panel below it (L21 = A21 L11^-H), and the block updates the trailing lower
+// triangle (A22 -= L21 L21^H) in 64 x 64 tiles, a 4 x 4 register tile per thread. Three
+// barriers per panel instead of three per column. Returns info (then the columns up to the
+// failed one are final, its diagonal holds the failed value, and the others are unspecified).
 template <class Matrix>
 __device__ int potrf_block(const Matrix &M, int n) {
   using CT = decltype(M.get(0, 0));
   using R = real_t<CT>;
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
-  for (int j = 0; j < n; ++j) {
-    const R d = real_of(M.get(j, j));
-    __syncthreads();  // everyone has read the diagonal before it changes
-    if (!(d > R(0))) {
-      if (tid == 0) M.set(j, j, from_real<CT>(d));
-      return j + 1;
+  constexpr int NB = kCholPanel;
+  static_assert(kFactorBlockThreads == 256, "the trailing update maps 16 x 16 threads onto a tile");
+  __shared__ __align__(16) CT column[32];
+  __shared__ R rdiag[NB];
+  __shared__ int failed;
+  const int tid = threadIdx.x;
+  for (int k = 0; k < n; k += NB) {
+    const int nb = n - k < NB ? n - k : NB;
+    if (tid < 32) {  // the diagonal block; lanes NB.. work on zeros of their own
+      const int q = tid / NB, c = tid % NB;
+      const bool mine = q == 0 && c < nb;
+      CT r[NB];
+#pragma unroll
+      for (int i = 0; i < NB; ++i) r[i] = mine && i >= c && i < nb ? M.get(k + i, k + c) : from_real<CT>(R(0));
+      const int info = chol_columns<NB>(r, nb, c, q * NB, column + q * NB, q == 0 ? rdiag : nullptr);
+      if (mine && (!info || c < info))
+#pragma unroll
+        for (int i = 0; i < NB; ++i)
+          if (i >= c && i < nb) M.set(k + i, k + c, r[i]);
+      if (tid == 0) failed = info ? k + info : 0;
     }
-    const R s = sqrt_of(d), rinv = R(1) / s;
-    if (tid == 0) M.set(j, j, from_real<CT>(s));
-    for (int i = j + 1 + tid; i < n; i += blockDim.x) M.set(i, j, scale_by(M.get(i, j), rinv));
     __syncthreads();
-    for (int c = j + 1 + warp; c < n; c += warps) {
-      const CT l = conj(M.get(c, j));
-      for (int i = c + lane; i < n; i += 32) M.set(i, c, msub(M.get(i, c), M.get(i, j), l));
+    if (failed) return failed;  // the same for every thread
+    for (int i = k + nb + tid; i < n; i += blockDim.x) {
+      CT x[NB];
+#pragma unroll
+      for (int c = 0; c < NB; ++c) {
+        if (c >= nb) break;
+        CT acc = M.get(i, k + c);
+#pragma unroll
+        for (int p = 0; p < c; ++p) acc = msub(acc, x[p], conj(M.get(k + c, k + p)));
+        x[c] = scale_by(acc, rdiag[c]);
+      }
+#pragma unroll
+      for (int c = 0; c < NB; ++c)
+        if (c < nb) M.set(i, k + c, x[c]);
+    }
+    __syncthreads();
+    const int first = k + nb, tiles = (n - first + 63) / 64;
+    const int tx = tid % 16, ty = tid / 16;
+    for (int t = 0; t < tiles * (tiles + 1) / 2; ++t) {
+      int bi = int((sqrtf(8.f * t + 1.f) - 1.f) * 0.5f);  // tile (bi, bj), bi >= bj
+      while ((bi + 1) * (bi + 2) / 2 <= t) ++bi;
+      while (bi * (bi + 1) / 2 > t) --bi;
+      const int bj = t - bi * (bi + 1) / 2;
+      const int i0 = first + 64 * bi + tx, j0 = first + 64 * bj + ty;
+      CT acc[4][4];
+#pragma unroll
+      for (int a = 0; a < 4; ++a)
+#pragma unroll
+        for (int b = 0; b < 4; ++b) acc[a][b] = from_real<CT>(R(0));
+      for (int p = 0; p < nb; ++p) {
+        CT li[4], lj[4];
+#pragma unroll
+        for (int a = 0; a < 4; ++a) {
+          const int i = i0 + 16 * a, j = j0 + 16 * a;
+          li[a] = i < n ? M.get(i, k + p) : from_real<CT>(R(0));
+          lj[a] = j < n ? conj(M.get(j, k + p)) : from_real<CT>(R(0));
+        }
+#pragma unroll
+        for (int a = 0; a < 4; ++a)
+#pragma unroll
+          for (int b = 0; b < 4; ++b) acc[a][b] = madd(acc[a][b], li[a], lj[b]);
+      }
+#pragma unroll
+      for (int a = 0; a < 4; ++a)
+#pragma unroll
+        for (int b = 0; b < 4; ++b) {
+          const int i = i0 + 16 * a, j = j0 + 16 * b;
+          if (i < n && j <= i) M.set(i, j, msub(M.get(i, j), from_real<CT>(R(1)), acc[a][b]));
+        }
     }
     __syncthreads();
   }

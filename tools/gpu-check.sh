@@ -4,7 +4,7 @@
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
-# cuBLAS). From the device tool:
+# cuBLAS, factprofile: ncu on their kernels). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -129,6 +129,19 @@ if has factbench; then
   grep -E "^(potrf|geqrf) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/factbench-$gpu.log" |
     awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/factbench-$gpu.log" | head -20
+fi
+if has factprofile; then
+  # Why a factorization kernel runs where it does (ncu: throughput, occupancy, stall reasons),
+  # one launch each: potrf and geqrf register kernels at n = 32, the block kernels at n = 128.
+  bench=$build/bench/blas_batched_bench
+  for spec in "potrf 32 potrf_register" "geqrf 32 geqrf_register" "potrf 128 potrf_shared" "geqrf 128 geqrf_shared"; do
+    set -- $spec
+    echo "== $1 r64 n=$2 ($3)"
+    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+      -k regex:"$3" -c 1 "$bench" --routine "$1" --prec r64 --sizes "$2" --device gpu --backend native-strided \
+      --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|One or More" | head -30
+  done > "$out/factprofile-$gpu.log" 2>&1
+  cat "$out/factprofile-$gpu.log"
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

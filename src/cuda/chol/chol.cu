@@ -5,8 +5,9 @@
 namespace bb::cuda {
 
 int chol_config(DevPrec p, int n) {
+  const bool rows64 = p == DevPrec::r16 || p == DevPrec::r32;
   for (int c = 0; c < kCholFirstShared; ++c)
-    if (n <= chol_register_side(c)) return c;
+    if (n <= chol_register_side(c) && (c != kCholRows64 || rows64)) return c;
   const int tier = factor_shared_tier(int64_t(staged_ld(n)) * n, compute_bytes(p));
   return tier < 0 ? kCholGlobal : kCholFirstShared + tier;
 }
@@ -14,7 +15,7 @@ int chol_config(DevPrec p, int n) {
 int64_t chol_units(const FactorRun &r, int config) {
   if (r.n <= 0) return 0;
   if (chol_is_register(config)) {
-    const int per_warp = 32 / chol_register_side(config);
+    const int per_warp = chol_problems_per_warp(config);
     return (r.problems + per_warp - 1) / per_warp;
   }
   return r.problems;
@@ -30,6 +31,11 @@ int chol_launch_typed(Session &s, int config, const FactorRun *table_host, const
   if (s.status() || units == 0 || count == 0) return s.status();
   FactorLaunch L;
   if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  if (config == kCholRows64) {
+    if constexpr (dev<S>::complex || sizeof(CT) > 4) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
+    else return launch_kernel(s, potrf_rows64<S>, L, 32 * kCholRegisterWarps,
+                              (units + kCholRegisterWarps - 1) / kCholRegisterWarps, 0);
+  }
   if (chol_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kCholRegisterMax>(chol_register_side(config), [&](auto side) {

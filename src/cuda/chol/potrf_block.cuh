@@ -17,7 +17,7 @@ struct GlobalFactor {
 };
 
 // Factors M's lower triangle, blocked right-looking by panels of kCholPanel columns: warp 0
-// factors the panel's diagonal block in registers (chol_columns), every thread then solves one
+// factors the panel's diagonal block in registers (chol_rows), every thread then solves one
 // row of the panel below it (L21 = A21 L11^-H), and the block updates the trailing lower
 // triangle (A22 -= L21 L21^H) in 64 x 64 tiles, a 4 x 4 register tile per thread. Three
 // barriers per panel instead of three per column. Returns info (then the columns up to the
@@ -34,30 +34,34 @@ __device__ int potrf_block(const Matrix &M, int n) {
   const int tid = threadIdx.x;
   for (int k = 0; k < n; k += NB) {
     const int nb = n - k < NB ? n - k : NB;
-    if (tid < 32) {  // the diagonal block; lanes NB.. work on zeros of their own
-      const int q = tid / NB, c = tid % NB;
-      const bool mine = q == 0 && c < nb;
+    if (tid < 32) {  // the diagonal block by rows (chol_rows); lanes NB.. work on zeros of their own
+      const int q = tid / NB, t = tid % NB;
+      const bool mine = q == 0 && t < nb;
       CT r[NB];
 #pragma unroll
-      for (int i = 0; i < NB; ++i) r[i] = mine && i >= c && i < nb ? M.get(k + i, k + c) : from_real<CT>(R(0));
-      const int info = chol_columns<NB>(r, nb, c, q * NB, column + q * NB, q == 0 ? rdiag : nullptr);
-      if (mine && (!info || c < info))
+      for (int j = 0; j < NB; ++j) r[j] = mine && j <= t ? M.get(k + t, k + j) : from_real<CT>(R(0));
+      const int info = chol_rows<NB>(r, nb, t, q * NB, column + q * NB, q == 0 ? rdiag : nullptr);
+      if (mine)
 #pragma unroll
-        for (int i = 0; i < NB; ++i)
-          if (i >= c && i < nb) M.set(k + i, k + c, r[i]);
+        for (int j = 0; j < NB; ++j)
+          if (j <= t && (!info || j < info)) M.set(k + t, k + j, r[j]);
       if (tid == 0) failed = info ? k + info : 0;
     }
     __syncthreads();
     if (failed) return failed;  // the same for every thread
+    // One row of L21 per thread, right-looking so that a column's updates of the later ones
+    // are independent (instruction-level parallelism instead of one chain of sums).
     for (int i = k + nb + tid; i < n; i += blockDim.x) {
       CT x[NB];
 #pragma unroll
+      for (int c = 0; c < NB; ++c) x[c] = c < nb ? M.get(i, k + c) : from_real<CT>(R(0));
+#pragma unroll
       for (int c = 0; c < NB; ++c) {
         if (c >= nb) break;
-        CT acc = M.get(i, k + c);
+        x[c] = scale_by(x[c], rdiag[c]);
 #pragma unroll
-        for (int p = 0; p < c; ++p) acc = msub(acc, x[p], conj(M.get(k + c, k + p)));
-        x[c] = scale_by(acc, rdiag[c]);
+        for (int c2 = c + 1; c2 < NB; ++c2)
+          if (c2 < nb) x[c2] = msub(x[c2], x[c], conj(M.get(k + c2, k + c)));
       }
 #pragma unroll
       for (int c = 0; c < NB; ++c)
@@ -104,7 +108,7 @@ __device__ int potrf_block(const Matrix &M, int n) {
 }
 
 template <class S, bool STAGED>
-__global__ void __launch_bounds__(kFactorBlockThreads, 1) potrf_shared(const __grid_constant__ FactorLaunch L) {
+__global__ void __launch_bounds__(kFactorBlockThreads, 2) potrf_shared(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   extern __shared__ __align__(16) unsigned char chol_smem[];
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {

@@ -1,8 +1,8 @@
 // potrf for n <= K (K = 2, 4, ..., 32) with the factor in registers: K threads per problem,
-// thread c holding column c of L (L = U^H for uplo Upper, read and written through the
-// conjugate transpose, so both touch only their own triangle); 32 / K problems per warp, no
-// block barrier. Right-looking: at step j, thread j finishes column j alone (square root,
-// scaling) and hands it to the others through shared memory; each later column updates itself.
+// each holding a row or a column of L (L = U^H for uplo Upper, read and written through the
+// conjugate transpose, so both touch only their own triangle), whichever makes the loads
+// coalesced; 32 / K problems per warp, no block barrier. Right-looking: at step j the column j
+// is finished and handed to the others through shared memory, and the rest updates itself.
 // No shuffles but one per step (the diagonal, which every thread checks for failure).
 #pragma once
 #include "../factor_common.cuh"
@@ -56,6 +56,43 @@ __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_
   return info;
 }
 
+// The same by rows: lane t holds row t of L (columns 0..t meaningful), so that the loads of a
+// column-major Lower (row-major Upper) matrix are coalesced. At step j every lane below j
+// scales its own L(t, j) (no serial work in one lane) and passes it on through `column`.
+template <int K, class CT>
+__device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lane, CT *column,
+                                         real_t<CT> *rdiag = nullptr) {
+  using R = real_t<CT>;
+#pragma unroll
+  for (int i = 0; i < K; ++i)
+    if (i == t) r[i] = from_real<CT>(real_of(r[i]));
+  int info = 0;
+#pragma unroll
+  for (int j = 0; j < K; ++j) {
+    if (j >= n) break;  // the same for the whole warp
+    const R d = __shfl_sync(~0u, real_of(r[j]), first_lane + j);
+    if (!info && !(d > R(0))) info = j + 1;
+    if (!info) {
+      const R s = sqrt_of(d), rinv = R(1) / s;
+      if (t == j) {
+        r[j] = from_real<CT>(s);
+        if (rdiag) rdiag[j] = rinv;
+      }
+      if (t > j) r[j] = scale_by(r[j], rinv), column[t] = r[j];
+    } else if (t == j && info == j + 1) {
+      r[j] = from_real<CT>(d);
+    }
+    __syncwarp();
+    if (!info && t > j) {
+      const CT l = r[j];
+#pragma unroll
+      for (int c = j + 1; c < K; ++c) r[c] = msub(r[c], l, conj(column[c]));
+    }
+    __syncwarp();  // the next step's column overwrites this one
+  }
+  return info;
+}
+
 template <class S, int K>
 __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
@@ -72,11 +109,29 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
     S *a = p < G.problems ? operand_at<S>(G.A, p) : nullptr;
     const bool mine = a && c < n;  // this thread has a column
     CT r[K];
+    // Lanes take rows of L where that makes the loads coalesced, else columns (SPEC's layouts
+    // and both uplo: L(i, j) sits at A(i, j) or at A(j, i), row- or column-major).
+    // (Element addresses are recomputed at the stores: pointers kept per element from the loads
+    // would cost two registers each, 178 instead of 108 in r64 at K = 32.)
+    if (G.lower != G.row_major) {
+      const int t = c;
 #pragma unroll
-    for (int i = 0; i < K; ++i) {
-      r[i] = from_real<CT>(R(0));
-      if (mine && i >= c && i < n) r[i] = conj_if(upper, widen(a[factor_index(G, i, c)]));
+      for (int j = 0; j < K; ++j)
+        r[j] = mine && j <= t ? conj_if(upper, widen(a[factor_index(G, t, j)])) : from_real<CT>(R(0));
+      const int info = chol_rows<K>(r, n, t, q * K, column);
+      if (mine)
+#pragma unroll
+        for (int j = 0; j < K; ++j)
+          if (j <= t && (!info || j < info)) a[factor_index(G, t, j)] = narrow<S>(conj_if(upper, r[j]));
+      if (a && t == 0) {
+        if (info && G.codes) G.codes[p] = info;
+        if (G.info) G.info[p] = info;
+      }
+      continue;
     }
+#pragma unroll
+    for (int i = 0; i < K; ++i)
+      r[i] = mine && i >= c && i < n ? conj_if(upper, widen(a[factor_index(G, i, c)])) : from_real<CT>(R(0));
     const int info = chol_columns<K>(r, n, c, q * K, column);
     // Columns after a failure stay as they were (the host path's choice).
     if (mine && (!info || c < info))
@@ -84,6 +139,74 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
       for (int i = 0; i < K; ++i)
         if (i >= c && i < n) a[factor_index(G, i, c)] = narrow<S>(conj_if(upper, r[i]));
     if (a && c == 0) {
+      if (info && G.codes) G.codes[p] = info;
+      if (G.info) G.info[p] = info;
+    }
+  }
+}
+
+// potrf for 32 < n <= 64 in r16 and r32: one problem per warp, lane t holding rows t and
+// t + 32 of L (row t needs only columns below 32: 96 values), chol_rows's steps otherwise.
+template <class S>
+__global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_rows64(const __grid_constant__ FactorLaunch L) {
+  using R = typename dev<S>::C;
+  static_assert(!dev<S>::complex, "real precisions only");
+  constexpr int WPB = kCholRegisterWarps, K = 64, H = 32;
+  const int warp = threadIdx.x / 32, t0 = threadIdx.x % 32, t1 = t0 + H;
+  __shared__ R columns[WPB][K];
+  R *column = columns[warp];
+  for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
+    const FactorRun &G = run_of<WPB>(L, u);
+    const int64_t p = u - G.unit_begin;
+    const int n = G.n;
+    S *a = p < G.problems ? operand_at<S>(G.A, p) : nullptr;
+    const bool has0 = a && t0 < n, has1 = a && t1 < n;
+    R r0[H], r1[K];
+#pragma unroll
+    for (int j = 0; j < H; ++j) r0[j] = has0 && j <= t0 ? widen(a[factor_index(G, t0, j)]) : R(0);
+#pragma unroll
+    for (int j = 0; j < K; ++j) r1[j] = has1 && j <= t1 ? widen(a[factor_index(G, t1, j)]) : R(0);
+    int info = 0;
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      if (j >= n) break;  // the same for the whole warp
+      const R d = __shfl_sync(~0u, j < H ? r0[j & (H - 1)] : r1[j], j % H);
+      if (!info && !(d > R(0))) info = j + 1;
+      if (!info) {
+        const R s = sqrt_of(d), rinv = R(1) / s;
+        if (j < H) {
+          if (t0 == j) r0[j & (H - 1)] = s;
+          if (t0 > j) r0[j & (H - 1)] *= rinv, column[t0] = r0[j & (H - 1)];
+        }
+        if (t1 == j) r1[j] = s;
+        if (t1 > j) r1[j] *= rinv, column[t1] = r1[j];
+      } else if (info == j + 1) {
+        if (j < H && t0 == j) r0[j & (H - 1)] = d;
+        if (t1 == j) r1[j] = d;
+      }
+      __syncwarp();
+      if (!info) {
+        if (j < H && t0 > j) {
+          const R l = r0[j & (H - 1)];
+#pragma unroll
+          for (int c = j + 1; c < H; ++c) r0[c] = msub(r0[c], l, column[c]);
+        }
+        if (t1 > j) {
+          const R l = r1[j];
+#pragma unroll
+          for (int c = j + 1; c < K; ++c) r1[c] = msub(r1[c], l, column[c]);
+        }
+      }
+      __syncwarp();  // the next step's column overwrites this one
+    }
+    // Columns after a failure stay as they were (the host path's choice).
+#pragma unroll
+    for (int j = 0; j < H; ++j)
+      if (has0 && j <= t0 && (!info || j < info)) a[factor_index(G, t0, j)] = narrow<S>(r0[j]);
+#pragma unroll
+    for (int j = 0; j < K; ++j)
+      if (has1 && j <= t1 && (!info || j < info)) a[factor_index(G, t1, j)] = narrow<S>(r1[j]);
+    if (a && t0 == 0) {
       if (info && G.codes) G.codes[p] = info;
       if (G.info) G.info[p] = info;
     }

@@ -30,8 +30,8 @@ __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __
 #pragma unroll
     for (int i = 0; i < K; ++i)
       r[i] = mine && i < m ? widen(a[element_index(G.row_major, G.A.ld, i, c)]) : from_real<CT>(R(0));
-#pragma unroll 1
-    for (int j = 0; j < mn; ++j) {  // the same for the whole warp
+    // Step j (the same j for the whole warp).
+    auto step = [&](const int j) {
       CT top = r[0];
 #pragma unroll
       for (int i = 1; i < K; ++i)
@@ -73,6 +73,16 @@ __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __
         }
       }
       __syncwarp();  // the next step's reflector overwrites this one
+    };
+    // Unrolled, every index is a compile-time constant (no predicate per element); at the
+    // larger sides that costs more registers than it saves instructions.
+    if constexpr (K <= kQrUnrolledMaxSide) {
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (j < mn) step(j);
+    } else {
+#pragma unroll 1
+      for (int j = 0; j < mn; ++j) step(j);
     }
     if (mine)
 #pragma unroll

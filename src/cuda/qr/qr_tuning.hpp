@@ -15,6 +15,9 @@ enum QrConfig : int {
 };
 constexpr int kQrRegisterMax = 32;
 constexpr int kQrRegisterWarps = 4;  // warps per block of the register kernels (not tuned yet)
+// Register kernels up to this side unroll their column steps (above: the registers grow from
+// 122 to 230 in r64 at K = 32, and c64 spills).
+constexpr int kQrUnrolledMaxSide = 8;
 constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
 constexpr bool qr_is_shared(int config) { return config >= kQrFirstShared && config < kQrGlobal; }

@@ -64,12 +64,26 @@ __device__ __forceinline__ void stage_out(S *a, const FactorRun &G, int m, int n
                    [&](int i, int j) { a[element_index(G.row_major, G.A.ld, i, j)] = narrow<S>(M.get(i, j)); });
 }
 
+// A warp-wide sum (every lane gets it), real or complex.
+template <class CT>
+__device__ __forceinline__ CT warp_sum(CT x) {
+#pragma unroll
+  for (int off = 16; off > 0; off /= 2) {
+    if constexpr (dev_complex<CT>) {
+      x.re += __shfl_xor_sync(~0u, x.re, off);
+      x.im += __shfl_xor_sync(~0u, x.im, off);
+    } else {
+      x += __shfl_xor_sync(~0u, x, off);
+    }
+  }
+  return x;
+}
+
 // A block-wide sum of one value per thread (every thread gets it); `partial` holds a value per
 // warp. Two barriers: `partial` may be reused right after.
 template <class R>
 __device__ __forceinline__ R block_sum(R x, R *partial) {
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) x += __shfl_xor_sync(~0u, x, off);
+  x = warp_sum(x);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
   if (lane == 0) partial[warp] = x;
   __syncthreads();
@@ -77,6 +91,12 @@ __device__ __forceinline__ R block_sum(R x, R *partial) {
   for (int w = 0; w < warps; ++w) total += partial[w];
   __syncthreads();
   return total;
+}
+
+// Problem p's code: into the info channel when not 0, and into a device info (0 included).
+__device__ __forceinline__ void write_info(const FactorRun &G, int64_t p, int info) {
+  if (info && G.codes) G.codes[p] = info;
+  if (G.info) G.info[p] = info;
 }
 
 }  // namespace bb::cuda

@@ -2,8 +2,9 @@
 // layer's potrf adapter drives. Plain C++ (the kernels live in chol.cu).
 //
 // Kernel families (chol_tuning.hpp names the configurations and every crossover):
-//   register (n <= 32)  chol/potrf_register.cuh: one column of the factor per thread in
-//                       registers, several problems per warp and warps per block.
+//   register (n <= 32)  chol/potrf_register.cuh: a row or a column of the factor per thread in
+//                       registers (whichever loads coalesce), several problems per warp and
+//                       warps per block; r16 and r32 up to n = 64 with two rows per thread.
 //   block    (larger)   chol/potrf_block.cuh: one thread block per problem, the referenced
 //                       triangle staged in shared memory, or in place in global memory above
 //                       what fits.

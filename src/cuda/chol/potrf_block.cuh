@@ -20,8 +20,9 @@ struct GlobalFactor {
 // factors the panel's diagonal block in registers (chol_rows), every thread then solves one
 // row of the panel below it (L21 = A21 L11^-H), and the block updates the trailing lower
 // triangle (A22 -= L21 L21^H) in 64 x 64 tiles, a 4 x 4 register tile per thread. Three
-// barriers per panel instead of three per column. Returns info (then the columns up to the
-// failed one are final, its diagonal holds the failed value, and the others are unspecified).
+// barriers per panel instead of three per column. Returns info (then the failed diagonal holds
+// its value, the columns of earlier panels are final, and the failing panel's rows below its
+// diagonal block are not solved: unspecified, as SPEC.md allows).
 template <class Matrix>
 __device__ int potrf_block(const Matrix &M, int n) {
   using CT = decltype(M.get(0, 0));
@@ -142,10 +143,7 @@ __global__ void __launch_bounds__(kFactorBlockThreads, 2) potrf_shared(const __g
       info = potrf_block(GlobalFactor<S>{a, &G}, n);
       __syncthreads();
     }
-    if (threadIdx.x == 0) {
-      if (info && G.codes) G.codes[p] = info;
-      if (G.info) G.info[p] = info;
-    }
+    if (threadIdx.x == 0) write_info(G, p, info);
   }
 }
 

@@ -18,11 +18,9 @@ template <class CT> __device__ __forceinline__ CT conj_if(bool c, CT x) { return
 
 // The factorization of one problem's n x n matrix (n <= K) by its K lanes: lane c holds column
 // c of L (rows c..K-1 meaningful, zeros below n), `first_lane` is the problem's lane 0,
-// `column` K elements of shared memory of its own. Every lane returns info; `rdiag`, if given,
-// gets 1 / L(j, j) of each column done.
+// `column` K elements of shared memory of its own. Every lane returns info.
 template <int K, class CT>
-__device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_lane, CT *column,
-                                            real_t<CT> *rdiag = nullptr) {
+__device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_lane, CT *column) {
   using R = real_t<CT>;
   // The imaginary part of the diagonal is ignored (LAPACK).
 #pragma unroll
@@ -38,7 +36,6 @@ __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_
       if (c == j) {
         const R s = sqrt_of(d), rinv = R(1) / s;
         r[j] = from_real<CT>(s);
-        if (rdiag) rdiag[j] = rinv;
 #pragma unroll
         for (int i = j + 1; i < K; ++i) r[i] = scale_by(r[i], rinv), column[i] = r[i];
       }
@@ -58,7 +55,8 @@ __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_
 
 // The same by rows: lane t holds row t of L (columns 0..t meaningful), so that the loads of a
 // column-major Lower (row-major Upper) matrix are coalesced. At step j every lane below j
-// scales its own L(t, j) (no serial work in one lane) and passes it on through `column`.
+// scales its own L(t, j) (no serial work in one lane) and passes it on through `column`;
+// `rdiag`, if given, gets 1 / L(j, j) of each column done.
 template <int K, class CT>
 __device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lane, CT *column,
                                          real_t<CT> *rdiag = nullptr) {
@@ -124,8 +122,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
         for (int j = 0; j < K; ++j)
           if (j <= t && (!info || j < info)) a[factor_index(G, t, j)] = narrow<S>(conj_if(upper, r[j]));
       if (a && t == 0) {
-        if (info && G.codes) G.codes[p] = info;
-        if (G.info) G.info[p] = info;
+        write_info(G, p, info);
       }
       continue;
     }
@@ -139,8 +136,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
       for (int i = 0; i < K; ++i)
         if (i >= c && i < n) a[factor_index(G, i, c)] = narrow<S>(conj_if(upper, r[i]));
     if (a && c == 0) {
-      if (info && G.codes) G.codes[p] = info;
-      if (G.info) G.info[p] = info;
+      write_info(G, p, info);
     }
   }
 }
@@ -207,8 +203,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_rows64(const __
     for (int j = 0; j < K; ++j)
       if (has1 && j <= t1 && (!info || j < info)) a[factor_index(G, t1, j)] = narrow<S>(r1[j]);
     if (a && t0 == 0) {
-      if (info && G.codes) G.codes[p] = info;
-      if (G.info) G.info[p] = info;
+      write_info(G, p, info);
     }
   }
 }

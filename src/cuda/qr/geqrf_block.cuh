@@ -7,20 +7,6 @@
 
 namespace bb::cuda {
 
-template <class CT>
-__device__ __forceinline__ CT warp_sum(CT x) {
-#pragma unroll
-  for (int off = 16; off > 0; off /= 2) {
-    if constexpr (dev_complex<CT>) {
-      x.re += __shfl_xor_sync(~0u, x.re, off);
-      x.im += __shfl_xor_sync(~0u, x.im, off);
-    } else {
-      x += __shfl_xor_sync(~0u, x, off);
-    }
-  }
-  return x;
-}
-
 template <class S, class Matrix>
 __device__ void geqrf_block(const Matrix &M, int m, int n, S *tau) {
   using CT = typename dev<S>::C;

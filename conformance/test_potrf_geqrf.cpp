@@ -345,5 +345,32 @@ void check_geqrf(BLAS_Layout layout) {
 TYPED_TEST(Geqrf, ColumnMajor) { check_geqrf<typename TypeParam::type>(BLAS_ColMajor); }
 TYPED_TEST(Geqrf, RowMajor) { check_geqrf<typename TypeParam::type>(BLAS_RowMajor); }
 
+// A column whose squares underflow (xlarfg computes its norm scaled): (1, tiny, tiny) gives
+// beta = -1, tau = 2 and v = tiny / 2 under every backend, the host kernels as LAPACK.
+template <class T>
+void check_tiny_norm(double tiny) {
+  using R = typename traits<T>::real;
+  for (const char *backend : {"native", "reference"}) {
+    SCOPED_TRACE(std::string(traits<T>::name()) + " backend " + backend);
+    BackendScope scope(backend);
+    std::vector<T> a = {T(R(1)), T(R(tiny)), T(R(tiny))}, tau = {T(R(-7))};
+    T *pa = a.data(), *pt = tau.data();
+    const int m = 3, n = 1, ld = 3, size = 1;
+    int info = -99;
+    ASSERT_EQ(Api<T>::geqrf(BLAS_ColMajor, &m, &n, &pa, &ld, &pt, 1, &size, &info), 0);
+    EXPECT_EQ(info, 0);
+    EXPECT_EQ(to_double(bb::real(bb::compute_t<T>(tau[0]))), 2.0);
+    EXPECT_EQ(to_double(bb::real(bb::compute_t<T>(a[0]))), -1.0);
+    for (int i = 1; i < 3; ++i)
+      EXPECT_NEAR(to_double(bb::real(bb::compute_t<T>(a[i]))) / (tiny / 2), 1.0, 4 * traits<T>::eps) << "v(" << i << ")";
+  }
+}
+TEST(GeqrfTinyNorm, ScaledAsLapack) {
+  check_tiny_norm<float>(1e-25);
+  check_tiny_norm<bb::complex<float>>(1e-25);
+  check_tiny_norm<double>(1e-170);
+  check_tiny_norm<bb::complex<double>>(1e-170);
+}
+
 }  // namespace
 }  // namespace conf

@@ -7,6 +7,7 @@
 #include "../common/problem.hpp"
 #include "../common/workspace.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -373,14 +374,49 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
     const int len = m - j;
     R ssq = 0;
     for (int i = 1; i < len; ++i) ssq += abs2(v[i]);
+    // xlarfg's norm: the plain sum of squares where it can neither over- nor underflow, else
+    // scaled by the largest component (as xnrm2 gives it); the device kernels do the same.
+    const R safmin = smallest_normal<R>() / R(traits<R>::eps);
+    R xnorm = rsqrt(ssq);
+    if (!(ssq >= safmin && ssq <= R(1) / safmin)) {
+      R big = 0;
+      for (int i = 1; i < len; ++i) big = std::max({big, rabs(real(v[i])), rabs(imag(v[i]))});
+      if (big != R(0) && isfinite_all(big)) {
+        R scaled = 0;
+        for (int i = 1; i < len; ++i) scaled += abs2(v[i] * CT(R(1) / big));
+        xnorm = big * rsqrt(scaled);
+      }
+    }
     CT tau(0);
-    if (!(ssq == R(0) && imag(v[0]) == R(0))) {
-      R norm = rsqrt(abs2(v[0]) + ssq);
-      R beta = real(v[0]) >= R(0) ? -norm : norm;
-      if constexpr (is_complex<CT>::value) tau = CT((beta - real(v[0])) / beta, -imag(v[0]) / beta);
-      else tau = (beta - v[0]) / beta;
-      CT scale = CT(1) / (v[0] - CT(beta));
+    if (!(xnorm == R(0) && imag(v[0]) == R(0))) {
+      R ar = real(v[0]), ai = imag(v[0]);
+      auto norm3 = [](R x, R y, R z) {  // xlapy3
+        x = rabs(x), y = rabs(y), z = rabs(z);
+        const R w = std::max({x, y, z});
+        if (w == R(0) || !isfinite_all(w)) return x + y + z;
+        return w * rsqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
+      };
+      R beta = ar >= R(0) ? -norm3(ar, ai, xnorm) : norm3(ar, ai, xnorm);
+      int knt = 0;
+      if (rabs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute (xlarfg)
+        const R rsafmn = R(1) / safmin;
+        do {
+          ++knt;
+          for (int i = 1; i < len; ++i) v[i] *= CT(rsafmn);
+          beta *= rsafmn, ai *= rsafmn, ar *= rsafmn;
+        } while (rabs(beta) < safmin && knt < 20);
+        R s2 = 0;
+        for (int i = 1; i < len; ++i) s2 += abs2(v[i]);
+        beta = ar >= R(0) ? -norm3(ar, ai, rsqrt(s2)) : norm3(ar, ai, rsqrt(s2));
+      }
+      if constexpr (is_complex<CT>::value) tau = CT((beta - ar) / beta, -ai / beta);
+      else tau = (beta - ar) / beta;
+      CT shifted;
+      if constexpr (is_complex<CT>::value) shifted = CT(ar - beta, ai);
+      else shifted = ar - beta;
+      CT scale = CT(1) / shifted;
       for (int i = 1; i < len; ++i) v[i] *= scale;
+      for (int k = 0; k < knt; ++k) beta *= safmin;
       v[0] = CT(beta);
     }
     // The stored tau is rounded to the storage precision; apply the rounded one, as a

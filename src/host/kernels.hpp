@@ -377,6 +377,8 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
     // xlarfg's norm: the plain sum of squares where it can neither over- nor underflow, else
     // scaled by the largest component (as xnrm2 gives it); the device kernels do the same.
     const R safmin = smallest_normal<R>() / R(traits<R>::eps);
+    // Where nothing over- or underflows, the plain formulas (the textbook reference's rounding).
+    const bool plain = ssq >= safmin && ssq <= R(1) / safmin && abs2(v[0]) <= R(1) / safmin;
     R xnorm = rsqrt(ssq);
     if (!(ssq >= safmin && ssq <= R(1) / safmin)) {
       R big = 0;
@@ -396,7 +398,8 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
         if (w == R(0) || !isfinite_all(w)) return x + y + z;
         return w * rsqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
       };
-      R beta = ar >= R(0) ? -norm3(ar, ai, xnorm) : norm3(ar, ai, xnorm);
+      const R norm = plain ? rsqrt(abs2(v[0]) + ssq) : norm3(ar, ai, xnorm);
+      R beta = ar >= R(0) ? -norm : norm;
       int knt = 0;
       if (rabs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute (xlarfg)
         const R rsafmn = R(1) / safmin;

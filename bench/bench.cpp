@@ -5,17 +5,19 @@
 // the vendor backend, and the error check. `--help` lists every option with its default.
 //
 // Two modes. Host mode (all routines): data in host memory, wall-clock timing, errors against
-// the reference backend. Device mode (gemm, getrf, getri, potrf, geqrf; builds with CUDA, a GPU
+// the reference backend. Device mode (gemm, getrf, getri, potrf, geqrf, trsm, trmm; builds with CUDA, a GPU
 // present): matrices in device memory, CUDA-event timing on the bench's own stream, inputs
 // rotated over several sets so L2 never holds them, plus direct cuBLAS/cuSOLVER rows
 // (cublas-direct, vendor-grouped) as the kernel-only vendor reference, and errors against a host
 // computation in double.
-// Device factorizations (getrf, getri, potrf, geqrf): one size per call, matrices back to back,
+// Device factorizations (getrf, getri, potrf, geqrf) and trsm, trmm: one size per call, matrices back to back,
 // each set restored from a pristine copy after a call uses it (outside the timing); getri
 // inverts factors made once by the library's getrf; potrf factors Hermitian positive definite
 // matrices, uplo Lower; geqrf writes n taus per problem. cublas-direct is cublas<t>getrfBatched,
 // cublas<t>getriBatched (out of place) plus the copy of its result back into A, timed together,
-// cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched.
+// cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched; trsm and trmm run side Left,
+// uplo Lower, NoTrans, NonUnit, m = n, against cublas<t>trsmBatched (trmm has no batched cuBLAS
+// routine: no cublas-direct row).
 // native-strided (gemm in both modes, the factorizations in device mode) times the same
 // matrices through the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group
 // of back-to-back matrices; native-devptr (device mode) through the group API with the pointer
@@ -118,8 +120,11 @@ bool device_only(const std::string &b) {
 bool strided_only(const std::string &b) { return b == "native-strided"; }
 // The dense factorizations: in device mode one size per call of back-to-back matrices.
 bool factor_routine(const std::string &r) { return r == "getrf" || r == "getri" || r == "potrf" || r == "geqrf"; }
-// Routines the device mode covers; the others (trsm, trmm) always run in host mode.
-bool device_routine(const std::string &r) { return r == "gemm" || factor_routine(r); }
+bool triangular_routine(const std::string &r) { return r == "trsm" || r == "trmm"; }
+// Routines whose device rows are one size per call of back-to-back square matrices (FactDevCase).
+bool one_size_device_routine(const std::string &r) { return factor_routine(r) || triangular_routine(r); }
+// Routines the device mode covers (all of them).
+bool device_routine(const std::string &r) { return r == "gemm" || one_size_device_routine(r); }
 bool has(const std::vector<std::string> &v, const char *x) { return std::find(v.begin(), v.end(), x) != v.end(); }
 std::string join(const std::vector<std::string> &v) {
   std::string out;
@@ -152,7 +157,7 @@ Lists are comma-separated; [...] is the default.
                     native-strided: the same matrices through BLAS_<routine>_batched_strided_<prec>
                     (A, B, C at base + p n^2, getrf/getri's ipiv and geqrf's tau at base + p n;
                     BLAS_BATCHED_BACKEND=native): gemm in host and device mode, getrf, getri,
-                    potrf and geqrf in device mode; other rows skip it with a note (an error if
+                    potrf, geqrf, trsm and trmm in device mode; other rows skip it with a note (an error if
                     no backend is left for them); it needs one group of evenly spaced matrices,
                     so it is an error with --scatter, --mixed, --groups G > 1, --one-per-group,
                     --compare-groups or --variable-sizes;
@@ -175,14 +180,17 @@ Lists are comma-separated; [...] is the default.
                     Lower (every potrf row of the bench factors the lower triangle) on the
                     device pointer arrays, info in device memory; cuBLAS's <t>geqrfBatched on
                     device pointer arrays of A and of tau (n entries per problem, n apart),
-                    info one int in host memory (argument errors only). All four: r32, r64,
+                    info one int in host memory (argument errors only). trsm: cuBLAS's
+                    <t>trsmBatched (side Left, Lower, NoTrans, NonUnit, as every device trsm
+                    and trmm row) on the device pointer arrays; trmm: none (cuBLAS has no
+                    batched trmm; a note). All five: r32, r64,
                     c32, c64 only (cuBLAS and cuSOLVER have no r16, c16, r128, c128 ones: a
                     note).
                     native-devptr and the cuBLAS ones are device mode only (host rows skip them
                     with a note, an error if no backend is left; device rows skip reference
                     with a note)  [host native,vendor,reference; device: gemm
                     native,vendor,cublas-direct, and vendor-grouped with --mixed; getrf, getri,
-                    potrf, geqrf native,native-strided,native-devptr,cublas-direct]
+                    potrf, geqrf, trsm, trmm native,native-strided,native-devptr,cublas-direct]
   --check           fill the error column: host rows against the reference backend's output
                     (run first, added if missing), device rows against a host computation in
                     double on sampled problems (first, last, a few random): gemm the relative error
@@ -190,7 +198,9 @@ Lists are comma-separated; [...] is the default.
                     (||A||_F ||X||_F n eps) (X the inverse, A the matrix before getrf), potrf
                     ||A - L L^H||_F / (||A||_F n eps) (L the output's lower triangle), geqrf
                     ||A - Q R||_F / (||A||_F n eps) (R the output's upper triangle, Q formed from
-                    the reflectors below it and tau); eps the precision's unit roundoff, at
+                    the reflectors below it and tau), trsm ||L X - alpha B||_F / (||L||_F ||X||_F
+                    n eps), trmm ||X - alpha L B||_F / (|alpha| ||L||_F ||B||_F n eps) (alpha
+                    1.5); eps the precision's unit roundoff, at
                     least double's: about 10 or less is right. getrf, getri, potrf and geqrf
                     rows, and gemm's native-devptr, also need info all 0 (cublas-direct geqrf:
                     its one host info)  [off: error empty]
@@ -341,7 +351,7 @@ void variable_sizes(const std::string &opt, const std::string &s, Options &o) {
   if (o.var_lo > o.var_hi) throw Usage(opt + ": LO must be <= HI, got " + s);
 }
 
-// Device factorization rows (getrf, getri, potrf, geqrf) are one size per call, one group of
+// Device factorization rows (getrf, getri, potrf, geqrf, trsm, trmm) are one size per call, one group of
 // back-to-back matrices: the option that asks for another shape, or "".
 std::string factor_device_clash(const Options &o) {
   const std::pair<bool, const char *> clash[] = {
@@ -361,7 +371,7 @@ bool device_backend(const std::string &routine, const std::string &b) {
 void check_device_rows(const Options &o) {
   for (const std::string &r : o.routines) {
     if (!device_routine(r)) continue;
-    const std::string clash = factor_routine(r) ? factor_device_clash(o) : "";
+    const std::string clash = one_size_device_routine(r) ? factor_device_clash(o) : "";
     if (!clash.empty())
       throw Usage(clash + ": " + r + " runs in device mode, one size per call of back-to-back matrices "
                   "(--device host for host rows)");
@@ -471,13 +481,13 @@ Options parse(int argc, char **argv) {
     // when --device auto finds no GPU, run() makes the same check.
     std::vector<std::string> others;
     for (const std::string &r : o.routines)
-      if (r != "gemm" && !(factor_routine(r) && o.device != "host")) others.push_back(r);
+      if (r != "gemm" && !(one_size_device_routine(r) && o.device != "host")) others.push_back(r);
     const bool host_backend = std::any_of(o.backends.begin(), o.backends.end(), [](const std::string &b) {
       return !device_only(b) && !strided_only(b);
     });
     if (!others.empty() && !host_backend)
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
-                  " (native-strided: gemm, and getrf, getri, potrf, geqrf in device mode" +
+                  " (native-strided: gemm, and getrf, getri, potrf, geqrf, trsm, trmm in device mode" +
                   (std::any_of(o.backends.begin(), o.backends.end(), device_only)
                        ? std::string("; native-devptr and the cuBLAS ones: device mode only")
                        : std::string()) +
@@ -1307,6 +1317,25 @@ cublasStatus_t cu_geqrf(cublasHandle_t h, int n, T *const *dA, T *const *dTau, i
     return cublasCgeqrfBatched(h, n, n, (cuComplex *const *)dA, n, (cuComplex *const *)dTau, info, batch);
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
+// Left, lower, NoTrans, NonUnit, m = n, in place on B; dA and dB device arrays of device pointers.
+template <class T>
+cublasStatus_t cu_trsm(cublasHandle_t h, int n, T alpha, T *const *dA, T *const *dB, int batch) {
+  const cublasSideMode_t L = CUBLAS_SIDE_LEFT;
+  const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
+  const cublasOperation_t N = CUBLAS_OP_N;
+  const cublasDiagType_t nu = CUBLAS_DIAG_NON_UNIT;
+  if constexpr (std::is_same_v<T, double>)
+    return cublasDtrsmBatched(h, L, lo, N, nu, n, n, &alpha, (const double *const *)dA, n, (double *const *)dB, n, batch);
+  else if constexpr (std::is_same_v<T, float>)
+    return cublasStrsmBatched(h, L, lo, N, nu, n, n, &alpha, (const float *const *)dA, n, (float *const *)dB, n, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<double>>)
+    return cublasZtrsmBatched(h, L, lo, N, nu, n, n, (const cuDoubleComplex *)&alpha, (const cuDoubleComplex *const *)dA,
+                              n, (cuDoubleComplex *const *)dB, n, batch);
+  else if constexpr (std::is_same_v<T, bb::complex<float>>)
+    return cublasCtrsmBatched(h, L, lo, N, nu, n, n, (const cuComplex *)&alpha, (const cuComplex *const *)dA, n,
+                              (cuComplex *const *)dB, n, batch);
+  else return CUBLAS_STATUS_NOT_SUPPORTED;
+}
 #if BB_BENCH_CUSOLVER
 // Lower: A = L L^H, L in the lower triangle (cuSOLVER uses the upper one as workspace); info per
 // problem in device memory.
@@ -1643,6 +1672,8 @@ Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, 
 // Host bytes of one factorization group's arguments: getrf's and geqrf's m, n, lda, group_size;
 // getri's n, lda, group_size; potrf's uplo, n, lda, group_size.
 inline double factor_group_bytes(const std::string &r) {
+  // trsm, trmm: side, uplo, A_trans, diag, m, n, lda, ldb, group_size and alpha (at most 16 bytes)
+  if (r == "trsm" || r == "trmm") return 4.0 * sizeof(BLAS_Side) + 5.0 * sizeof(int) + 16;
   if (r == "getri") return 3.0 * sizeof(int);
   if (r == "potrf") return sizeof(BLAS_Uplo) + 3.0 * sizeof(int);
   return 4.0 * sizeof(int);
@@ -1950,7 +1981,7 @@ void run_nonblocking_loop(const Options &o, Gpu &gpu, Out &out) {
   finish_case(rows, out);
 }
 
-// ---- device getrf, getri, potrf, geqrf ----
+// ---- device getrf, getri, potrf, geqrf, trsm, trmm ----
 
 // ||P A - L U||_F / (||A||_F n eps) in double, from getrf's output LU (L unit lower, U upper)
 // and pivots; infinity, with `why`, when a pivot is out of range.
@@ -2032,6 +2063,29 @@ double chol_residual(int n, const T *A, const T *F, double eps) {
   return std::sqrt(d2) / (std::sqrt(a2) * n * eps);
 }
 
+// trsm: ||L X - alpha B||_F / (||L||_F ||X||_F n eps); trmm: ||X - alpha L B||_F /
+// (|alpha| ||L||_F ||B||_F n eps); in double, L the lower triangle of Ltri (above it is not
+// read), B the input, X the output.
+template <class T>
+double tri_residual(int n, const T *Ltri, const T *B, const T *X, T alpha, bool solve, double eps) {
+  using C = std::complex<double>;
+  const std::size_t N = std::size_t(n);
+  const C a = to_cd(alpha);
+  double l2 = 0, b2 = 0, d2 = 0;
+  for (std::size_t j = 0; j < N; ++j)
+    for (std::size_t i = j; i < N; ++i) l2 += std::norm(to_cd(Ltri[i + j * N]));
+  const T *in = solve ? X : B;  // the product L in
+  for (std::size_t j = 0; j < N; ++j)
+    for (std::size_t i = 0; i < N; ++i) {
+      C s = 0;
+      for (std::size_t k = 0; k <= i; ++k) s += to_cd(Ltri[i + k * N]) * to_cd(in[k + j * N]);
+      const C r = solve ? s - a * to_cd(B[i + j * N]) : to_cd(X[i + j * N]) - a * s;
+      d2 += std::norm(r), b2 += std::norm(to_cd(in[i + j * N]));
+    }
+  const double scale = solve ? std::sqrt(l2) * std::sqrt(b2) : std::abs(a) * std::sqrt(l2) * std::sqrt(b2);
+  return std::sqrt(d2) / (scale * n * eps);
+}
+
 // ||A - Q R||_F / (||A||_F n eps) in double, from geqrf's output F and tau: R the upper triangle
 // of F, Q = H(0) H(1) ... H(n-1) with H(k) = I - tau_k v_k v_k^H, v_k = e_k + F's column k below
 // the diagonal (LAPACK's reflectors). Q R is formed by applying H(n-1) first to R.
@@ -2071,29 +2125,34 @@ double qr_residual(int n, const T *A, const T *F, const T *tau, double eps) {
 // problem p being pool problem p % pool_count; the host keeps the pool for the check.
 template <class T>
 struct FactDevCase {
-  std::string routine;                               // getrf, getri, potrf, geqrf
-  bool getri = false, potrf = false, geqrf = false;  // none of them: getrf
+  std::string routine;                               // getrf, getri, potrf, geqrf, trsm, trmm
+  bool getri = false, potrf = false, geqrf = false;  // none of them (nor tri): getrf
+  bool tri = false, solve = false;  // trsm (solve) or trmm: A(s) holds B, Tau(s) the triangular A
   int n = 0, count = 0;
   long total = 0;
   std::size_t set_elems = 0, set_vec = 0;  // per set: matrix elements, vector entries (0: potrf)
   int rot = 1;
   T *a = nullptr, *pristine = nullptr, *out = nullptr;  // out: cuBLAS getri's result, one set
   int *piv = nullptr, *dinfo = nullptr;                 // piv: getrf/getri's pivots
-  T *tau = nullptr;                                     // geqrf's taus
+  T *tau = nullptr;                                     // geqrf's taus; trsm/trmm's triangles
   std::vector<std::vector<T *>> pa, pt;  // host pointer arrays [set][problem] of A and tau: native, vendor, auto
   std::vector<std::vector<int *>> pp;    // of ipiv
   T **dpa = nullptr, **dpt = nullptr, **dpo = nullptr;  // device copies [set][problem] (native-devptr, cuBLAS), out's
   int **dpp = nullptr;
   std::vector<int> info;
-  std::vector<T> pool;  // the matrices before any factorization
+  std::vector<T> pool;  // the matrices before any factorization (trsm, trmm: B)
+  std::vector<T> tri_pool;  // trsm, trmm: the triangles (lower, NaN above the diagonal)
+  const T alpha = T(1.5);
   long pool_count = 0;
   const BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row
 
   void set_routine(const std::string &r) {
     routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf";
+    tri = r == "trsm" || r == "trmm", solve = r == "trsm";
   }
-  bool pivots() const { return !potrf && !geqrf; }  // getrf, getri
-  double vec_elem() const { return geqrf ? double(sizeof(T)) : double(sizeof(int)); }
+  bool pivots() const { return !potrf && !geqrf && !tri; }  // getrf, getri
+  bool has_tau() const { return geqrf || tri; }             // the second array of T
+  double vec_elem() const { return has_tau() ? double(sizeof(T)) : double(sizeof(int)); }
   ~FactDevCase() {
     for (void *p : {(void *)a, (void *)pristine, (void *)out, (void *)piv, (void *)tau, (void *)dinfo, (void *)dpa,
                     (void *)dpt, (void *)dpo, (void *)dpp})
@@ -2108,7 +2167,7 @@ struct FactDevCase {
   // (native-devptr, cuBLAS/cuSOLVER); want_out: cuBLAS getri's output set.
   std::string setup(Gpu &gpu, bool want_dptr, bool want_out) {
     total = count;
-    set_elems = std::size_t(count) * nn(), set_vec = potrf ? 0 : std::size_t(count) * n;
+    set_elems = std::size_t(count) * nn(), set_vec = potrf ? 0 : tri ? set_elems : std::size_t(count) * n;
     const double set_bytes = set_elems * double(sizeof(T)) + set_vec * vec_elem();
     const double per_set = set_bytes + (want_dptr ? double(factor_pointers(routine)) * total * sizeof(void *) : 0);
     const double fixed = set_elems * double(sizeof(T)) * (want_out ? 2 : 1) + total * double(sizeof(int)) +
@@ -2127,7 +2186,7 @@ struct FactDevCase {
                    set_bytes / 1e6, gpu.l2 / 1e6);
     CUDA_OK(cudaMalloc(&a, rot * set_elems * sizeof(T)));
     if (pivots()) CUDA_OK(cudaMalloc(&piv, rot * set_vec * sizeof(int)));
-    if (geqrf) CUDA_OK(cudaMalloc(&tau, rot * set_vec * sizeof(T)));
+    if (has_tau()) CUDA_OK(cudaMalloc(&tau, rot * set_vec * sizeof(T)));
     CUDA_OK(cudaMalloc(&pristine, set_elems * sizeof(T)));
     CUDA_OK(cudaMalloc(&dinfo, total * sizeof(int)));
     info.assign(total, 0);
@@ -2143,22 +2202,22 @@ struct FactDevCase {
     for (int s = 0; s < rot; ++s) restore(s, gpu.stream);
     pa.assign(rot, std::vector<T *>(total));
     if (pivots()) pp.assign(rot, std::vector<int *>(total));
-    if (geqrf) pt.assign(rot, std::vector<T *>(total));
+    if (has_tau()) pt.assign(rot, std::vector<T *>(total));
     for (int s = 0; s < rot; ++s)
       for (long p = 0; p < total; ++p) {
         pa[s][p] = A(s) + p * nn();
         if (pivots()) pp[s][p] = P(s) + p * n;
-        if (geqrf) pt[s][p] = Tau(s) + p * n;
+        if (has_tau()) pt[s][p] = Tau(s) + p * (tri ? nn() : n);
       }
     if (want_dptr) {  // uploaded once, outside the timing
       CUDA_OK(cudaMalloc(&dpa, std::size_t(rot) * total * sizeof(T *)));
       if (pivots()) CUDA_OK(cudaMalloc(&dpp, std::size_t(rot) * total * sizeof(int *)));
-      if (geqrf) CUDA_OK(cudaMalloc(&dpt, std::size_t(rot) * total * sizeof(T *)));
+      if (has_tau()) CUDA_OK(cudaMalloc(&dpt, std::size_t(rot) * total * sizeof(T *)));
       for (int s = 0; s < rot; ++s) {
         const std::size_t at = std::size_t(s) * total;
         CUDA_OK(cudaMemcpy(dpa + at, pa[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
         if (pivots()) CUDA_OK(cudaMemcpy(dpp + at, pp[s].data(), total * sizeof(int *), cudaMemcpyHostToDevice));
-        if (geqrf) CUDA_OK(cudaMemcpy(dpt + at, pt[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
+        if (has_tau()) CUDA_OK(cudaMemcpy(dpt + at, pt[s].data(), total * sizeof(T *), cudaMemcpyHostToDevice));
       }
     }
     if (want_out) {
@@ -2176,6 +2235,9 @@ struct FactDevCase {
     for (long p0 = 0; p0 < total; p0 += pool_count) {
       const long k = std::min(pool_count, total - p0);
       CUDA_OK(cudaMemcpy(pristine + p0 * nn(), pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
+      if (tri)  // the triangles are only read: every set gets them once
+        for (int s = 0; s < rot; ++s)
+          CUDA_OK(cudaMemcpy(Tau(s) + p0 * nn(), tri_pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
     }
   }
   // At most 2^22 elements (at least one problem), entries random in (-1, 1) (complex: both
@@ -2206,8 +2268,20 @@ struct FactDevCase {
       }
       return;
     }
-    if (geqrf) {
+    if (geqrf || tri) {
       for (T &x : pool) x = make(u(g));
+      if (!tri) return;
+      // Lower triangles, diagonal 2 + u, below it u / n: well conditioned (trsm's residual means
+      // something), never read above the diagonal (NaN there).
+      tri_pool.assign(pool.size(), make(NAN));
+      for (long q = 0; q < pool_count; ++q)
+        for (int j = 0; j < n; ++j)
+          for (int i = j; i < n; ++i) {
+            T &x = tri_pool[q * nn() + i + std::size_t(j) * n];
+            if (i == j) x = make(2 + u(g));
+            else if constexpr (traits<T>::complex) x = T(R(u(g) / n), R(u(g) / n));
+            else x = T(R(u(g) / n));
+          }
       return;
     }
     std::vector<int> perm(n);
@@ -2233,6 +2307,7 @@ struct FactDevCase {
   int api_call(int s) {
     const int N = n, cnt = count;
     T **A0 = pa[s].data();
+    if (tri) return tri_call(pt[s].data(), A0, info.data());
     if (getri) return Api<T>::getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, A0, &N, 1, &cnt, info.data());
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, A0, &N, pt[s].data(), 1, &cnt, info.data());
@@ -2242,6 +2317,7 @@ struct FactDevCase {
     const int N = n, cnt = count;
     const std::size_t at = std::size_t(s) * total;
     T **dA = dpa + at;
+    if (tri) return tri_call(dpt + at, dA, dinfo);
     if (getri) return Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, dA, &N, 1, &cnt, dinfo);
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, dA, &N, dpt + at, 1, &cnt, dinfo);
@@ -2249,10 +2325,24 @@ struct FactDevCase {
   }
   int strided_call(int s) {
     const int64_t st = int64_t(nn());
+    if (tri) {
+      auto f = solve ? &Api<T>::trsm_strided : &Api<T>::trmm_strided;
+      return f(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tau(s), n, st, A(s), n,
+               st, count, info.data());
+    }
     if (getri) return Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data());
     if (potrf) return Api<T>::potrf_strided(BLAS_ColMajor, lower, n, A(s), n, st, count, info.data());
     if (geqrf) return Api<T>::geqrf_strided(BLAS_ColMajor, n, n, A(s), n, st, Tau(s), n, count, info.data());
     return Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
+  }
+  // trsm / trmm through the group API: side Left, uplo Lower, NoTrans, NonUnit, m = n.
+  int tri_call(T **tri_a, T **b, int *inf) {
+    const int N = n, cnt = count;
+    const BLAS_Side side = BLAS_Left;
+    const BLAS_Op op = BLAS_NoTrans;
+    const BLAS_Diag diag = BLAS_NonUnit;
+    auto f = solve ? &Api<T>::trsm : &Api<T>::trmm;
+    return f(BLAS_ColMajor, &side, &lower, &op, &diag, &N, &N, &alpha, tri_a, &N, b, &N, 1, &cnt, inf);
   }
   // cuBLAS (potrf: cuSOLVER) on the device pointer arrays of set s; "" or what failed.
   // getrfBatched and potrfBatched (uplo Lower) in place, info in device memory; geqrfBatched in
@@ -2264,6 +2354,7 @@ struct FactDevCase {
     auto text = [](cublasStatus_t r) {
       return r == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(r);
     };
+    if (tri) return solve ? text(cu_trsm<T>(gpu.blas, n, alpha, dpt + at, dpa + at, count)) : "no batched cuBLAS trmm";
     if (potrf) {
 #if BB_BENCH_CUSOLVER
       const cusolverStatus_t r = cu_potrf<T>(gpu.solver_handle(), n, dpa + at, dinfo, count);
@@ -2332,6 +2423,13 @@ struct FactDevCase {
         if (pivots()) CUDA_OK(cudaMemcpy(ip.data(), P(0) + p * n, n * sizeof(int), cudaMemcpyDeviceToHost));
         if (geqrf) CUDA_OK(cudaMemcpy(tv.data(), Tau(0) + p * n, n * sizeof(T), cudaMemcpyDeviceToHost));
         const T *A0 = pool.data() + (p % pool_count) * nn();
+        if (tri) {
+          std::vector<T> a0(nn());
+          CUDA_OK(cudaMemcpy(a0.data(), Tau(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
+          const double err = tri_residual(n, a0.data(), A0, x.data(), alpha, solve, eps);
+          if (!(err <= worst)) worst = err;
+          continue;
+        }
         const double err = getri   ? inverse_residual(n, A0, x.data(), eps)
                            : potrf ? chol_residual(n, A0, x.data(), eps)
                            : geqrf ? qr_residual(n, A0, x.data(), tv.data(), eps)
@@ -2346,7 +2444,11 @@ struct FactDevCase {
 
 // The vendor's batched routine behind a factorization's cublas-direct row, and its library.
 const char *vendor_routine(const std::string &r) {
-  return r == "getrf" ? "getrfBatched" : r == "getri" ? "getriBatched" : r == "potrf" ? "potrfBatched" : "geqrfBatched";
+  return r == "getrf"   ? "getrfBatched"
+         : r == "getri" ? "getriBatched"
+         : r == "potrf" ? "potrfBatched"
+         : r == "trsm"  ? "trsmBatched"
+                        : "geqrfBatched";
 }
 const char *vendor_library(const std::string &r) { return r == "potrf" ? "cuSOLVER" : "cuBLAS"; }
 
@@ -2364,6 +2466,8 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
                                                                           "cublas-direct"}) {
     if (b == "reference") note_reference_skipped();
     else if (b == "cublas-batched" || b == "vendor-grouped") continue;  // run() noted it
+    else if (b == "cublas-direct" && routine == "trmm")
+      std::fprintf(stderr, "%s cublas-direct: left out, cuBLAS has no batched trmm\n", label.c_str());
     else if (b == "cublas-direct" && !cublas_typed<T>)
       std::fprintf(stderr, "%s cublas-direct: left out, %s has no %s for %s\n", label.c_str(),
                    vendor_library(routine), vendor_routine(routine), prec);
@@ -2458,9 +2562,10 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
                         num(median(alone), "%.4f", "-") + " ms");
     if (cub && c.potrf) add_note(row, "cusolverDn<t>potrfBatched uplo Lower");
     if (cub && c.geqrf) add_note(row, "cublas<t>geqrfBatched");
+    if (cub && c.tri) add_note(row, "cublas<t>trsmBatched");
     if (o.check) {
       using InfoAt = typename FactDevCase<T>::InfoAt;
-      const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf ? InfoAt::none : InfoAt::device;
+      const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf || c.tri ? InfoAt::none : InfoAt::device;
       row.error = c.check(gpu, call, at, why);
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s: check failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
@@ -2477,7 +2582,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
 
 template <class T>
 void run_device_prec(const Options &o, const std::string &routine, Gpu &gpu, Out &out) {
-  if (factor_routine(routine)) {
+  if (one_size_device_routine(routine)) {
     for (int n : o.sizes)
       run_fact_device_case<T>(o, gpu, routine, n, device_counts(o, routine, {n}, sizeof(T))[0], out);
     return;
@@ -2512,8 +2617,6 @@ int run(int argc, char **argv) {
   Options o = parse(argc, argv);
   const bool any_device = std::any_of(o.routines.begin(), o.routines.end(), device_routine);
   bool use_gpu = false;
-  if (o.device == "gpu" && !any_device)
-    std::fprintf(stderr, "note: the device mode covers gemm, getrf, getri, potrf and geqrf only; host mode\n");
 #if BB_BENCH_CUDA
   Gpu gpu;
   if (o.device != "host" && any_device) {
@@ -2576,10 +2679,10 @@ int run(int argc, char **argv) {
     });
     if (!others.empty() && !host_backend)
       throw Usage("--backend " + join(o.backends) + ": nothing to run for " + join(others) +
-                  " in host mode (native-strided: gemm only; getrf, getri, potrf, geqrf in device mode)");
+                  " in host mode (native-strided: gemm only; getrf, getri, potrf, geqrf, trsm, trmm in device mode)");
     if (!others.empty())
       std::fprintf(stderr,
-                   "note: native-strided: skipped for %s (gemm only; getrf, getri, potrf, geqrf in device mode)\n",
+                   "note: native-strided: skipped for %s (gemm only; getrf, getri, potrf, geqrf, trsm, trmm in device mode)\n",
                    join(others).c_str());
   }
   // Device factorization rows: cuBLAS's gemm-only backends (parse() or check_device_rows() made
@@ -2587,7 +2690,7 @@ int run(int argc, char **argv) {
   if (o.backends_given) {
     std::vector<std::string> lu, gemm_only;
     for (const std::string &r : o.routines)
-      if (factor_routine(r) && on_gpu(r)) lu.push_back(r);
+      if (one_size_device_routine(r) && on_gpu(r)) lu.push_back(r);
     for (const char *b : {"cublas-batched", "vendor-grouped"})
       if (has(o.backends, b)) gemm_only.push_back(b);
     if (!lu.empty() && !gemm_only.empty())

@@ -4,9 +4,9 @@
 # in the CSV, --one-per-group and --compare-groups report the right group counts, native-strided
 # is refused where it cannot run and checked where it can, the device-only backends (native-devptr,
 # cublas-batched, ...) and --nonblocking-loop are refused or skipped in host mode, and the device
-# factorizations (getrf, getri, potrf, geqrf) refuse the options they do not take. Host mode only
-# (trsm, which has no device mode, and the others with --device host), so it runs the same with or
-# without a GPU; every run is tiny.
+# routines (getrf, getri, potrf, geqrf, trsm, trmm) refuse the options they do not take. Host mode
+# only (--device host, or --device gpu where the command line is refused before any GPU work), so
+# it runs the same with or without a GPU; every run is tiny.
 #   bench/cli_test.sh <blas_batched_bench> <bench.cpp>
 set -uo pipefail
 bench=${1:?usage: cli_test.sh <blas_batched_bench> <bench.cpp>}
@@ -46,7 +46,7 @@ for col in host_read_gbps h2d_gbps floor_ms call_floor_ms pct_floor notes; do
 done
 
 # Bad command lines: exit 2 (--device gpu without a GPU: 1), one line on stderr, no row, no CSV.
-base=(--routine trsm --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
+base=(--routine trsm --device host --prec r64 --sizes 2 --batch 10 --reps 1 --backend native --csv "$tmp/bad.csv")
 bad=(
   "--bogus" "-x" "stray" "--csv" "--tag" "--sizes" "--batch --check"
   "--sizes abc" "--sizes 0" "--sizes -3" "--sizes ''" "--sizes 2,,4" "--sizes 2.5"
@@ -75,7 +75,8 @@ bad=(
 # with a device mode.
 if ! nvidia-smi -L >/dev/null 2>&1; then
   bad+=("--routine gemm --device gpu" "--routine getrf --device gpu" "--routine getri --device gpu"
-    "--routine potrf --device gpu" "--routine geqrf --device gpu")
+    "--routine potrf --device gpu" "--routine geqrf --device gpu" "--routine trsm --device gpu"
+    "--routine trmm --device gpu")
 fi
 for args in "${bad[@]}"; do
   rm -f "$tmp/bad.csv"
@@ -127,7 +128,8 @@ lbad=(
   "--routine getrf --device host --backend native-strided|nothing to run for getrf"
   "--routine potrf --sizes 2,3 --mixed|--mixed: potrf runs in device mode"
   "--routine geqrf --one-per-group|--one-per-group: geqrf runs in device mode"
-  "--routine trsm,potrf --compare-groups|--compare-groups: potrf runs in device mode"
+  "--routine gemm,potrf --compare-groups|--compare-groups: potrf runs in device mode"
+  "--routine trsm --scatter|--scatter: trsm runs in device mode"
   "--routine geqrf --scatter|--scatter: geqrf runs in device mode"
   "--routine potrf --backend cublas-batched|nothing to run for potrf in device mode"
   "--routine geqrf --backend reference,vendor-grouped|nothing to run for geqrf in device mode"
@@ -166,7 +168,7 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
 fi
 
 # A tiny valid run: one row, error empty (no check), no "nan" anywhere.
-ok=(--routine trsm --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
+ok=(--routine trsm --device host --prec r64 --sizes 2 --batch 1000 --reps 2 --backend native)
 "$bench" "${ok[@]}" --csv "$tmp/a.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "valid run exited $rc: $(cat "$tmp/err")"
 [ "$(rows "$tmp/out")" -eq 1 ] || fail "valid run: expected one row, got: $(cat "$tmp/out")"
@@ -262,7 +264,7 @@ for r in 2 4; do
 done
 
 # --one-per-group: each problem its own group (per size, and with --mixed over all sizes).
-opg=(--routine trsm --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)
+opg=(--routine trsm --device host --prec r64 --sizes 2,3 --batch 50 --reps 1 --backend native --check --one-per-group)
 "$bench" "${opg[@]}" --csv "$tmp/c.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "--one-per-group exited $rc: $(cat "$tmp/err")"
 [ "$(wc -l <"$tmp/c.csv")" -eq 5 ] || fail "--one-per-group: expected 4 rows (2 sizes x reference, native)"
@@ -278,7 +280,7 @@ done
 [ "$(field "$tmp/d.csv" 2 sizes)" = 2/3 ] || fail "--one-per-group --mixed: sizes not 2/3"
 
 # --compare-groups: the call as given (1 group), then one per problem (50), then the ratio line.
-"$bench" --routine trsm --prec r64 --sizes 2 --batch 50 --reps 1 --backend native --compare-groups \
+"$bench" --routine trsm --device host --prec r64 --sizes 2 --batch 50 --reps 1 --backend native --compare-groups \
   --csv "$tmp/e.csv" >"$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 0 ] || fail "--compare-groups exited $rc: $(cat "$tmp/err")"
 [ "$(field "$tmp/e.csv" 1 groups)" = 1 ] || fail "--compare-groups: first row groups not 1"

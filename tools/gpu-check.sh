@@ -4,7 +4,7 @@
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
-# cuBLAS, factprofile: ncu on their kernels). From the device tool:
+# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -129,6 +129,21 @@ if has factbench; then
   grep -E "^(potrf|geqrf) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/factbench-$gpu.log" |
     awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/factbench-$gpu.log" | head -20
+fi
+if has tribench; then
+  # Batched trsm and trmm (side Left, Lower, NoTrans, NonUnit) against cublas<t>trsmBatched (trmm:
+  # no batched cuBLAS routine), and one large problem (M = 8192, N = 512, r64) against cuBLAS's
+  # trsm/trmm and the DGEMM of the same flops (TRIPREC, TRISIZES pick a part).
+  bench=$build/bench/blas_batched_bench
+  for p in ${TRIPREC:-r64 r32 c64 c32 r16}; do
+    "$bench" --routine trsm,trmm --prec $p --sizes ${TRISIZES:-2,4,8,16,32,64,128,256} --device gpu --check \
+      --backend native,native-strided,native-devptr,cublas-direct --csv "$out/tri-$p-$gpu.csv"
+  done > "$out/tribench-$gpu.log" 2>&1
+  grep -E "^(trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/tribench-$gpu.log" |
+    awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
+  grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
+  "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
+  cat "$out/tri-large-$gpu.csv"
 fi
 if has factprofile; then
   # Why a factorization kernel runs where it does (ncu: throughput, occupancy, stall reasons),

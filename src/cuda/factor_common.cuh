@@ -12,16 +12,6 @@ namespace bb::cuda {
 
 using FactorLaunch = RunLaunch<FactorRun, kFactorInlineRuns>;
 
-// f(std::integral_constant<int, side>) for a register kernel's side (K, 2K, ..., MaxK): the
-// host's way from a configuration to the compiled kernel of its side.
-template <int K, int MaxK, class F>
-void with_register_side(int side, F &&f) {
-  if constexpr (K <= MaxK) {
-    if (side == K) f(std::integral_constant<int, K>{});
-    else with_register_side<2 * K, MaxK>(side, f);
-  }
-}
-
 template <class S>
 struct StagedMatrix {
   using CT = typename dev<S>::C;

@@ -5,6 +5,7 @@
 #include "chol/chol.hpp"
 #include "lu/lu.hpp"
 #include "qr/qr.hpp"
+#include "tri/tri.hpp"
 #include "info/info_channel.hpp"
 #include "session.hpp"
 
@@ -83,6 +84,14 @@ int qr_units_per_block(int) { return 1; }
 int qr_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }
+
+int tri_config(int) { return 0; }
+int64_t tri_units(const TriRun &, int) { return 0; }
+int tri_units_per_block(int) { return 1; }
+int tri_launch(Session &s, DevPrec, int, const TriRun *, const TriRun *, const int32_t *, int, int64_t) {
+  return s.status();
+}
+int tri_recursive(Session &s, DevPrec, const TriRun &, bool) { return s.status(); }
 
 }  // namespace bb::cuda
 

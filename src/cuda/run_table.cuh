@@ -97,6 +97,16 @@ auto by_precision(DevPrec p, F &&f) {
   return f(cplx<double>{});
 }
 
+// f(std::integral_constant<int, side>) for a register kernel's side (K, 2K, ..., MaxK): the
+// host's way from a configuration to the compiled kernel of its side.
+template <int K, int MaxK, class F>
+void with_register_side(int side, F &&f) {
+  if constexpr (K <= MaxK) {
+    if (side == K) f(std::integral_constant<int, K>{});
+    else with_register_side<2 * K, MaxK>(side, f);
+  }
+}
+
 // Bytes of precision p's compute type (half works in float).
 inline int compute_bytes(DevPrec p) {
   return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });

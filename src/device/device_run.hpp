@@ -17,6 +17,7 @@
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
 #include "factor_adapter.hpp"
+#include "tri_adapter.hpp"
 
 #include <omp.h>
 

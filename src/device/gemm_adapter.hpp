@@ -1,7 +1,7 @@
 // gemm on the GPU: how a group of BLAS_gemm_batched becomes runs of the device gemm core.
 #pragma once
 #include "../common/column_major.hpp"
-#include "../cuda/gemm/gemm.hpp"
+#include "../cuda/gemm/gemm_tuning.hpp"
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
 
@@ -138,7 +138,7 @@ struct Adapter<GemmCall<T>> {
       return 0;
     } else {
       // A group split over chunks: its short tail is not worth a cuBLAS call either.
-      const bool big_enough = d.vendor_backend || s.count >= cuda::kVendorMinProblemsRun;
+      const bool big_enough = d.vendor_backend || cuda::vendor_pays(r.m, r.n, r.k, s.count);
       if (d.config == cuda::kConfigVendor && big_enough && !s.skipped && cuda::gemm_vendor_ok(device_precision<T>(), r))
         return kRunVendor;
       bool aligned = (s.address_bits & 15) == 0;

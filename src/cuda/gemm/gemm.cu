@@ -44,9 +44,9 @@ int gemm_config(DevPrec p, int m, int n, int k, int64_t problems, bool vendor_ba
   for (const TuningEntry &e : kGemmTuning)
     if (e.prec == p && order <= e.max_order) {
       if (e.config != kConfigVendor) return e.config;
-      return vendor_ok && problems >= kVendorMinProblems ? kConfigVendor : kFallbackConfig;
+      return vendor_ok && vendor_pays(m, n, k, problems) ? kConfigVendor : kFallbackConfig;
     }
-  return vendor_ok && problems >= kVendorMinProblems ? kConfigVendor : kFallbackConfig;
+  return vendor_ok && vendor_pays(m, n, k, problems) ? kConfigVendor : kFallbackConfig;
 }
 
 bool gemm_flat_ok(const GemmSeg &g, int elem, int max_elements, bool aligned) {

@@ -28,6 +28,13 @@ constexpr int kFallbackConfig = kTile32_2x2;
 // Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than
 // the kernels lose on it (one problem per group is the proposal's way of varying sizes).
 constexpr int64_t kVendorMinProblems = kVendorMinProblemsRun;
+// ... unless the run is large enough on its own (m n k summed over its problems): the gemm
+// updates of trsm/trmm's recursion on one large problem (4096 x 512 x 4096 at the top level for
+// M = 8192), where cuBLAS's large tiles beat the library's batched ones and a call costs little.
+constexpr double kVendorMinWork = double(1 << 28);
+inline bool vendor_pays(int m, int n, int k, int64_t problems) {
+  return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= kVendorMinWork;
+}
 
 struct TuningEntry {
   DevPrec prec;

@@ -1,0 +1,49 @@
+// Batched trsm and trmm on operands already in device memory: the core that the device layer's
+// triangular adapter drives. Plain C++ (the kernels live in tri.cu).
+//
+// Everything is column-major (a row-major caller transposes the problem first:
+// src/common/column_major.hpp). Two paths (tri_tuning.hpp names the configurations):
+//   leaf       (triangle order <= 32)  tri/tri_leaf.cuh: one line of B per thread in registers
+//              (a column for side Left, a row for Right), the triangle staged in shared memory,
+//              several problems per warp; A's triangle and B read once, B written once.
+//   recursive  (larger)  tri_recursive() below: the triangle split in two, a half-size call, a
+//              gemm through the library's gemm core on the off-diagonal block, the other half;
+//              in place, no workspace; leaves as above (KBLAS's driver/kernel split).
+#pragma once
+#include "../factor_run.hpp"  // BB_HOST_DEVICE
+#include "../device_operand.hpp"
+#include "../session.hpp"
+
+#include <cstdint>
+
+namespace bb::cuda {
+
+// Problems that share their parameters (a group, or its part in one chunk), column-major.
+struct TriRun {
+  int64_t unit_begin = 0;  // first unit of the run in its launch; set by planning
+  int64_t problems = 0;
+  int m = 0, n = 0;        // B is m x n; A is m x m (left) or n x n (right)
+  bool left = true, lower = true, unit_diag = false, solve = true;  // solve: trsm, else trmm
+  uint8_t trans = 0;       // 0 N, 1 T, 2 C
+  double alpha[2] = {1, 0};
+  bool zero_alpha = false; // B = 0, A not read (BLAS)
+  DevOperand A, B;
+  int *info = nullptr;     // device info of the run's problems: each gets its 0, or null
+  BB_HOST_DEVICE int order() const { return left ? m : n; }
+  BB_HOST_DEVICE int lines() const { return left ? n : m; }
+};
+
+constexpr int kTriInlineRuns = 8;
+
+// The leaf configuration for a triangle of this order (<= kTriLeafMax), its units per run and
+// per block.
+int tri_config(int order);
+int64_t tri_units(const TriRun &r, int config);
+int tri_units_per_block(int config);
+// One launch of `config` over `count` runs, as the other kernel families.
+int tri_launch(Session &s, DevPrec p, int config, const TriRun *table_host, const TriRun *table_device,
+               const int32_t *block_first, int count, int64_t units);
+// The whole run on the session's stream, any order: leaves and gemm core calls. No sync.
+int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend);
+
+}  // namespace bb::cuda

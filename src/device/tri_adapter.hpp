@@ -1,0 +1,184 @@
+// trsm and trmm on the GPU: how a group becomes runs of the device core (cuda/tri). Triangles
+// of order <= 32 go to the leaf kernels in the driver's launches; larger ones (and alpha = 0
+// above that order) to the core's recursion, one run at a time from the host (the driver's
+// "adapter-driven" runs, planned as kRunVendor), which launches leaves and the gemm core on
+// sub-blocks of the same operands: no upload, no workspace.
+#pragma once
+#include "../common/column_major.hpp"
+#include "../cuda/tri/tri_tuning.hpp"
+#include "../host/host_backend.hpp"
+#include "adapter.hpp"
+#include "gemm_adapter.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace bb::device {
+
+template <class T, Routine R>
+struct Adapter<TriangularCall<T, R>> {
+  using Call = TriangularCall<T, R>;
+  static constexpr bool supported = true;
+  static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr int kOperands = 2;                // A, B: B last, NULL for skipped problems
+  static constexpr int kConfigs = cuda::kTriConfigs;
+  static constexpr int kInline = cuda::kTriInlineRuns;
+  static constexpr bool kNumericInfo = false;  // a singular A is not reported (BLAS)
+  static constexpr bool kZeroesInfo = true;    // TriRun::info
+  using Run = cuda::TriRun;
+
+  struct Group {
+    Run run;
+    int config = 0;
+    bool recursive = false;  // the core's recursion from the host, not a leaf launch
+    bool vendor_backend = false;
+    const void *const *arrays[2] = {};
+    int arg_of[2] = {0, 1};
+    unsigned needed = 0, used = 0;
+  };
+
+  static Group describe(const Call &c, int g, int64_t, Backend backend) {
+    Group d;
+    const TriangularColumnMajor cm = column_major_triangular(c.layout, c.side[g], c.uplo[g], c.m[g], c.n[g]);
+    Run &r = d.run;
+    r.m = cm.m, r.n = cm.n;
+    r.left = cm.side == BLAS_Left, r.lower = cm.uplo == BLAS_Lower;
+    r.unit_diag = c.diag[g] == BLAS_Unit;
+    r.solve = R == Routine::trsm;
+    r.trans = op_index(c.A_trans[g]);
+    scalar_pair(c.alpha[g], r.alpha);
+    r.zero_alpha = c.alpha[g] == T(0);
+    r.A.ld = c.A_ld[g], r.B.ld = c.B_ld[g];
+    d.arrays[0] = reinterpret_cast<const void *const *>(c.A);
+    d.arrays[1] = reinterpret_cast<const void *const *>(c.B);
+    d.needed = c.needed_pointers(g);
+    d.used = d.needed ? (r.zero_alpha ? 2u : 3u) : 0u;  // alpha = 0: A is not read
+    d.recursive = r.order() > cuda::kTriLeafMax;
+    d.vendor_backend = backend == Backend::vendor;
+    if constexpr (gpu_arithmetic<T>) d.config = cuda::tri_config(std::min(r.order(), cuda::kTriLeafMax));
+    return d;
+  }
+
+  static bool group_ok(const Call &, int) { return true; }
+  static void start_call() {}
+  static Where where(const Group &) { return Where::cuda_kernel; }
+
+  static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
+    Run r = d.run;
+    r.problems = s.count;
+    r.info = place.zero_info ? place.zero_info + s.first : nullptr;
+    cuda::DevOperand *ops[2] = {&r.A, &r.B};
+    for (int o = 0; o < kOperands; ++o) {
+      if (s.ptr_index >= 0) {
+        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
+        ops[o]->step = 0, ops[o]->array = true;
+      } else if (s.checked_index >= 0) {
+        ops[o]->p = place.checked_block +
+                    (d.arg_of[o] * place.checked_problems + s.checked_index) * int64_t(sizeof(void *));
+        ops[o]->step = 0, ops[o]->array = true;
+      } else if (s.device_array) {
+        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
+      } else {
+        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / int64_t(sizeof(T)), ops[o]->array = false;
+      }
+    }
+    return r;
+  }
+
+  static bool strided_ok(const Group &d, const Segment &s) {
+    if (!s.strided || s.skipped || s.device_array) return false;
+    for (int o = 0; o < kOperands; ++o)
+      if ((d.used >> o & 1u) && s.stride[o] % int64_t(sizeof(T))) return false;
+    return true;
+  }
+
+  // Larger triangles run the recursion from the host (on device pointer arrays it gets the
+  // driver's checked copy: NULL problems compute on scratch nobody reads, as the gemm core
+  // has no way to skip them in every kernel it may pick).
+  static int plan_config(const Group &d, const Segment &, const Run &) {
+    return d.recursive ? kRunVendor : d.config;
+  }
+  static std::size_t scratch_bytes(const Group &d) {
+    const Run &r = d.run;
+    auto extent = [](int rows, int cols, int ld) {
+      return rows > 0 && cols > 0 ? std::size_t(cols - 1) * ld + rows : std::size_t(0);
+    };
+    return std::max(extent(r.order(), r.order(), r.A.ld), extent(r.m, r.n, r.B.ld)) * sizeof(T);
+  }
+  static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
+  static int units_per_block(int config) { return cuda::tri_units_per_block(config); }
+  static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
+                    int count, int64_t units) {
+    if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    else return cuda::tri_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
+  }
+  static int vendor(cuda::Session &s, const Run &r) {
+    if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    else return cuda::tri_recursive(s, device_precision<T>(), r, false);
+  }
+
+  // r128/c128 and the reference backend: each problem's A (its whole extent) and B come to host
+  // memory, the host backend computes, and B goes back element-exact (padding untouched); in
+  // batches of at most kStagedBytes of host memory. Writes the group's info; adds NULL-pointer
+  // problems to `failures`.
+  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;
+  static int staged(cuda::Session &s, const Call &c, int g, int64_t offset, int64_t count, Backend backend,
+                    int64_t &failures) {
+    const int m = c.m[g], n = c.n[g], k = c.side[g] == BLAS_Left ? m : n;
+    const bool col = c.layout == BLAS_ColMajor, read_a = !(c.alpha[g] == T(0));
+    const std::size_t ea = extent(col, k, k, c.A_ld[g]), eb = extent(col, m, n, c.B_ld[g]);
+    const std::size_t per = std::max<std::size_t>((ea + eb) * sizeof(T), 1);
+    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    std::vector<T> buf(std::size_t(batch) * (ea + eb));
+    std::vector<T *> Ah(batch), Bh(batch);
+    for (int64_t done = 0; done < count; done += batch) {
+      const int64_t nb = std::min(batch, count - done);
+      for (int64_t i = 0; i < nb; ++i) {
+        const int64_t p = offset + done + i;
+        const int err = c.problem_error(g, p);
+        if (c.info) c.info[p] = err;
+        failures += err != 0;
+        Ah[i] = buf.data() + i * (ea + eb), Bh[i] = Ah[i] + ea;
+        if (err) {  // the host pass sees the same NULL and leaves the problem alone
+          Ah[i] = c.A[p] ? Ah[i] : nullptr, Bh[i] = c.B[p] ? Bh[i] : nullptr;
+          continue;
+        }
+        if (read_a && s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
+        if (read_a && s.download(Bh[i], c.B[p], eb * sizeof(T))) return s.status();
+      }
+      if (s.sync()) return s.status();
+      Call h = c;  // the same group parameters, host pointers, one group
+      const int one_group = int(nb);
+      h.group_count = 1, h.group_sizes = &one_group, h.info = nullptr;
+      h.addressing = Addressing::host_arrays;
+      h.side += g, h.uplo += g, h.A_trans += g, h.diag += g, h.m += g, h.n += g, h.alpha += g;
+      h.A_ld += g, h.B_ld += g;
+      h.A = Ah.data(), h.B = Bh.data();
+      const Where where = host_choice<T>(backend, R, c.order(g));
+      const int64_t first[2] = {0, nb};
+      const GroupRecord group{0, where};
+      const double order = double(c.order(g));
+      const host::GroupTable table{first, &group, 1, double(nb) * order * order * order, where == Where::host_lapack};
+      bool alloc_failed = false;
+      host::run(h, table, backend == Backend::reference, alloc_failed);
+      if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
+      for (int64_t i = 0; i < nb; ++i) {
+        const int64_t p = offset + done + i;
+        if (c.problem_error(g, p)) continue;
+        if (s.upload_matrix(c.B[p], Bh[i], std::size_t(c.B_ld[g]) * sizeof(T), std::size_t(col ? m : n) * sizeof(T),
+                            col ? n : m))
+          return s.status();
+      }
+      if (s.sync()) return s.status();  // the next batch reuses the buffers
+    }
+    return s.status();
+  }
+
+ private:
+  static std::size_t extent(bool col, int rows, int cols, int ld) {
+    if (rows == 0 || cols == 0) return 0;
+    return col ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;
+  }
+};
+
+}  // namespace bb::device

@@ -16,7 +16,8 @@ namespace bb::cuda {
 using TriLaunch = RunLaunch<TriRun, kTriInlineRuns>;
 
 // x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own;
-// M(i, k) at m[i * MS + k]. The line was scaled by alpha already.
+// M(i, k) at m[i * MS + k], for solve with the reciprocal of M(i, i) on the diagonal (a multiply
+// on the dependent chain instead of a division). The line was scaled by alpha already.
 template <int K, int MS, class CT>
 __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lower, bool unit, bool solve) {
   if (solve && lower) {
@@ -26,7 +27,7 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
       CT s = x[i];
 #pragma unroll
       for (int k = 0; k < i; ++k) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : divide(s, m[i * MS + i]);
+      x[i] = unit ? s : mul(s, m[i * MS + i]);
     }
   } else if (solve) {
 #pragma unroll
@@ -36,7 +37,7 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
 #pragma unroll
       for (int k = i + 1; k < K; ++k)
         if (k < n) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : divide(s, m[i * MS + i]);
+      x[i] = unit ? s : mul(s, m[i * MS + i]);
     }
   } else if (lower) {  // in place: row i needs the old x[k], k < i
 #pragma unroll
@@ -60,6 +61,26 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
   }
 }
 
+// Visits the elements of a rows x cols block (rows <= W) with a team's W lanes, consecutive
+// lanes on consecutive rows (coalesced where rows are contiguous in memory): lane l takes row
+// l % rows of columns l / rows, l / rows + W / rows, ... (the lanes past a multiple of rows
+// idle), U loads in flight before their stores (a plain loop waits for each load before
+// issuing the next), and no division per element. load(r, c, v) says whether (r, c) is read.
+template <int U, class CT, class Load, class Store>
+__device__ __forceinline__ void block_copy(int rows, int cols, int l, int W, Load &&load, Store &&store) {
+  const int per = W / rows, r = l % rows, c0 = l / rows;
+  if (c0 >= per) return;
+  for (int c = c0; c < cols; c += U * per) {
+    CT v[U];
+    bool read[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j) read[j] = c + j * per < cols && load(r, c + j * per, v[j]);
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (read[j]) store(r, c + j * per, v[j]);
+  }
+}
+
 template <class S, int K>
 __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant__ TriLaunch L) {
   using CT = typename dev<S>::C;
@@ -73,12 +94,13 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
     const int n = G.order(), lines = G.lines();
     const int W = tri_team(K, lines), q = lane / W, l = lane % W;
     const int chunks = (lines + W - 1) / W;
-    const int64_t task = (u - G.unit_begin) * (32 / W) + q, p = task / chunks;
-    const int first_line = int(task % chunks) * W;
-    // A NULL A or B (device pointer arrays; host ones come with B NULL): a skipped problem.
+    const int64_t task = (u - G.unit_begin) * (32 / W) + q, p = chunks == 1 ? task : task / chunks;
+    const int first_line = chunks == 1 ? 0 : int(task - p * chunks) * W;
+    // A NULL A or B in a pointer array: a skipped problem (host arrays come with B NULL). A
+    // strided run with alpha = 0 may have no A at all (it is not read).
     S *b = p < G.problems ? operand_at<S>(G.B, p) : nullptr;
-    const S *a = b ? operand_at<S>(G.A, p) : nullptr;
-    if (!a) b = nullptr;
+    const S *a = b && (G.A.array || !G.zero_alpha) ? operand_at<S>(G.A, p) : nullptr;
+    if (G.A.array && !a) b = nullptr;
     const int count = b ? min(W, lines - first_line) : 0;  // the team's lines
     CT *const m = area + q * K * MS;
     // M(i, k) = A(i, k), or A(k, i) where M is A's transpose (side Left with A^T or A^H, side
@@ -86,19 +108,34 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
     const bool transposed = G.left ? G.trans != 0 : G.trans == 0, conjugated = G.trans == 2;
     const bool lower = G.lower != transposed;
     const int64_t lda = G.A.ld, ldb = G.B.ld;
+    // B(t, j), element t of line j: column j of B for Left (t contiguous), row j for Right.
+    auto b_at = [&](int t, int j) {
+      return G.left ? t + (first_line + j) * ldb : (first_line + j) + t * ldb;
+    };
+    constexpr int U = K < 8 ? K : 8;
     if (count && !G.zero_alpha) {
-      // Consecutive lanes on consecutive stored rows (coalesced); only the referenced triangle.
-      for (int e = l; e < n * n; e += W) {
-        const int r = e % n, c = e / n, i = transposed ? c : r, k = transposed ? r : c;
-        if (lower ? k < i : k > i) m[i * MS + k] = conjugated ? conj(widen(a[r + c * lda])) : widen(a[r + c * lda]);
-        else if (k == i && !G.unit_diag) m[i * MS + i] = conjugated ? conj(widen(a[r + c * lda])) : widen(a[r + c * lda]);
-      }
-      for (int e = l; e < n * count; e += W) {
-        // Element t of line j: B(t, j) for Left (t contiguous), B(j, t) for Right (j contiguous).
-        const int t = G.left ? e % n : e / count, j = G.left ? e / n : e % count;
-        const int64_t at = G.left ? t + (first_line + j) * ldb : (first_line + j) + t * ldb;
-        xs[t * XS + q * W + j] = widen(b[at]);
-      }
+      // Consecutive lanes on consecutive stored rows; only the referenced triangle.
+      block_copy<U, CT>(
+          n, n, l, W,
+          [&](int r, int c, CT &v) {
+            const int i = transposed ? c : r, k = transposed ? r : c;
+            if (!(lower ? k < i : k > i) && !(k == i && !G.unit_diag)) return false;
+            v = conjugated ? conj(widen(a[r + c * lda])) : widen(a[r + c * lda]);
+            return true;
+          },
+          [&](int r, int c, CT v) {
+            const int i = transposed ? c : r, k = transposed ? r : c;
+            m[i * MS + k] = i == k && G.solve ? divide(from_real<CT>(1), v) : v;
+          });
+      // Lanes along B's contiguous direction: t for Left, j for Right.
+      auto load = [&](int t, int j, CT &v) {
+        v = widen(b[b_at(t, j)]);
+        return true;
+      };
+      auto store = [&](int t, int j, CT v) { xs[t * XS + q * W + j] = v; };
+      if (G.left) block_copy<U, CT>(n, count, l, W, load, store);
+      else block_copy<U, CT>(count, n, l, W, [&](int j, int t, CT &v) { return load(t, j, v); },
+                             [&](int j, int t, CT v) { store(t, j, v); });
     }
     __syncwarp();
     if (l < count) {
@@ -112,10 +149,15 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
         if (t < n) xs[t * XS + lane] = x[t];
     }
     __syncwarp();
-    for (int e = l; e < n * count; e += W) {
-      const int t = G.left ? e % n : e / count, j = G.left ? e / n : e % count;
-      const int64_t at = G.left ? t + (first_line + j) * ldb : (first_line + j) + t * ldb;
-      b[at] = narrow<S>(xs[t * XS + q * W + j]);
+    if (count) {
+      auto load = [&](int t, int j, CT &v) {
+        v = xs[t * XS + q * W + j];
+        return true;
+      };
+      auto store = [&](int t, int j, CT v) { b[b_at(t, j)] = narrow<S>(v); };
+      if (G.left) block_copy<U, CT>(n, count, l, W, load, store);
+      else block_copy<U, CT>(count, n, l, W, [&](int j, int t, CT &v) { return load(t, j, v); },
+                             [&](int j, int t, CT v) { store(t, j, v); });
     }
     if (b && first_line == 0 && l == 0 && G.info) G.info[p] = 0;
     __syncwarp();  // the next unit overwrites the shared areas

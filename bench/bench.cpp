@@ -2162,6 +2162,9 @@ struct FactDevCase {
   T *A(int s) const { return a + std::size_t(s) * set_elems; }
   int *P(int s) const { return piv + std::size_t(s) * set_vec; }
   T *Tau(int s) const { return tau + std::size_t(s) * set_vec; }
+  // trsm, trmm: set s of the triangles (in the tau area) and of B (the overwritten matrices, A(s)).
+  T *Tri(int s) const { return Tau(s); }
+  T *B(int s) const { return A(s); }
 
   // Empty string: ready; otherwise why the case cannot run. want_dptr: device pointer arrays
   // (native-devptr, cuBLAS/cuSOLVER); want_out: cuBLAS getri's output set.
@@ -2237,7 +2240,7 @@ struct FactDevCase {
       CUDA_OK(cudaMemcpy(pristine + p0 * nn(), pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
       if (tri)  // the triangles are only read: every set gets them once
         for (int s = 0; s < rot; ++s)
-          CUDA_OK(cudaMemcpy(Tau(s) + p0 * nn(), tri_pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
+          CUDA_OK(cudaMemcpy(Tri(s) + p0 * nn(), tri_pool.data(), k * nn() * sizeof(T), cudaMemcpyHostToDevice));
     }
   }
   // At most 2^22 elements (at least one problem), entries random in (-1, 1) (complex: both
@@ -2327,7 +2330,7 @@ struct FactDevCase {
     const int64_t st = int64_t(nn());
     if (tri) {
       auto f = solve ? &Api<T>::trsm_strided : &Api<T>::trmm_strided;
-      return f(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tau(s), n, st, A(s), n,
+      return f(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tri(s), n, st, B(s), n,
                st, count, info.data());
     }
     if (getri) return Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data());
@@ -2425,7 +2428,7 @@ struct FactDevCase {
         const T *A0 = pool.data() + (p % pool_count) * nn();
         if (tri) {
           std::vector<T> a0(nn());
-          CUDA_OK(cudaMemcpy(a0.data(), Tau(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
+          CUDA_OK(cudaMemcpy(a0.data(), Tri(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
           const double err = tri_residual(n, a0.data(), A0, x.data(), alpha, solve, eps);
           if (!(err <= worst)) worst = err;
           continue;

@@ -23,7 +23,7 @@
   } while (0)
 
 int main(int argc, char **argv) {
-  const int M = argc > 2 ? std::atoi(argv[1]) : 8192, N = argc > 2 ? std::atoi(argv[2]) : 512;
+  const int M = argc > 1 ? std::atoi(argv[1]) : 8192, N = argc > 2 ? std::atoi(argv[2]) : 512;
   const int reps = argc > 3 ? std::atoi(argv[3]) : 10;
   int dev_count = 0;
   if (cudaGetDeviceCount(&dev_count) != cudaSuccess || dev_count == 0) {

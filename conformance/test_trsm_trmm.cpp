@@ -39,9 +39,10 @@ TriCase<T> make_case(bool solve, BLAS_Layout layout, BLAS_Side side, BLAS_Uplo u
     // One pad per group and matrix kind: the group's problems share A_ld and B_ld.
     int pad_a = random_int(0, 3), pad_b = random_int(0, 3), r = c.order(g);
     for (int i = 0; i < count; ++i) {
-      c.A.push_back(make_triangular<T>(r, layout, pad_a, uplo, diag));
+      // alpha = 0: neither A nor B is read: both all NaN (A's triangle too).
+      c.A.push_back(alpha0 ? Mat<T>(r, r, layout, pad_a) : make_triangular<T>(r, layout, pad_a, uplo, diag));
       c.B.emplace_back(m, n, layout, pad_b);
-      if (!alpha0) c.B.back().fill_random();  // alpha = 0: B is not read, stays NaN
+      if (!alpha0) c.B.back().fill_random();
     }
   };
   // Sizes 0..32 everywhere. The medium ones (level 1) for NoTrans, NonUnit and two of the four

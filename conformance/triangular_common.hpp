@@ -34,28 +34,33 @@ struct TriCase {
            " uplo " + uplo_name(uplo) + " A_trans " + op_name(ta) + " diag " + diag_name(diag);
   }
 
-  // Runs the call on copies of A and B; returns the outputs.
-  int run(std::vector<Mat<T>> &Aout, std::vector<Mat<T>> &Bout, std::vector<int> &info) const {
+  // The group call on the given pointer arrays (problem p's A and B at A[p], B[p]; host or
+  // device memory), each group's lda and ldb those of its first problem's matrices.
+  int call(T **Ap, T **Bp, int *info) const {
     std::vector<BLAS_Side> sd;
     std::vector<BLAS_Uplo> ul;
     std::vector<BLAS_Op> op;
     std::vector<BLAS_Diag> dg;
     std::vector<int> m, n, lda, ldb, sizes;
     std::vector<T> alpha;
-    std::vector<T *> pa, pb;
-    Aout = A, Bout = B;
     std::size_t p = 0;
     for (const TriGroup<T> &g : groups) {
       sd.push_back(side), ul.push_back(uplo), op.push_back(ta), dg.push_back(diag);
       m.push_back(g.m), n.push_back(g.n), alpha.push_back(g.alpha), sizes.push_back(g.count);
       lda.push_back(A[p].ld), ldb.push_back(B[p].ld);  // shared by the group (make_case)
-      for (int i = 0; i < g.count; ++i, ++p) pa.push_back(Aout[p].ptr()), pb.push_back(Bout[p].ptr());
+      p += g.count;
     }
-    info.assign(p, -12345);
     auto f = solve ? &Api<T>::trsm : &Api<T>::trmm;
-    return f(layout, sd.data(), ul.data(), op.data(), dg.data(), m.data(), n.data(), alpha.data(),
-             pa.data(), lda.data(), pb.data(), ldb.data(), int(groups.size()), sizes.data(),
-             info.data());
+    return f(layout, sd.data(), ul.data(), op.data(), dg.data(), m.data(), n.data(), alpha.data(), Ap,
+             lda.data(), Bp, ldb.data(), int(groups.size()), sizes.data(), info);
+  }
+  // Runs the call on host copies of A and B; returns the outputs.
+  int run(std::vector<Mat<T>> &Aout, std::vector<Mat<T>> &Bout, std::vector<int> &info) const {
+    Aout = A, Bout = B;
+    std::vector<T *> pa, pb;
+    for (std::size_t p = 0; p < A.size(); ++p) pa.push_back(Aout[p].ptr()), pb.push_back(Bout[p].ptr());
+    info.assign(A.size(), -12345);
+    return call(pa.data(), pb.data(), info.data());
   }
 };
 

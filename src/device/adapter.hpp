@@ -6,6 +6,7 @@
 #pragma once
 #include "../api/calls.hpp"
 #include "../dispatch/backend.hpp"
+#include "../cuda/device_operand.hpp"
 
 #include <cstdint>
 
@@ -47,6 +48,19 @@ struct ChunkPlace {
   const char *checked_block = nullptr;  // the checked copy of device pointer arrays: one array
   int64_t checked_problems = 0;         // of checked_problems entries per pointer argument
 };
+
+// Operand o (pointer argument `arg`, array `array`, elements of `elem` bytes) of a segment's
+// run: in the chunk's uploaded pointer block, in the checked copy of device pointer arrays
+// (adapter-driven runs), in the caller's device pointer arrays, or evenly spaced from s.base[o].
+inline void place_operand(cuda::DevOperand &op, int o, int arg, const void *const *array, int64_t elem,
+                          const Segment &s, const ChunkPlace &place) {
+  constexpr int64_t ptr = sizeof(void *);
+  op.step = 0, op.array = true;
+  if (s.ptr_index >= 0) op.p = place.pointer_block + (o * place.block_problems + s.ptr_index) * ptr;
+  else if (s.checked_index >= 0) op.p = place.checked_block + (arg * place.checked_problems + s.checked_index) * ptr;
+  else if (s.device_array) op.p = array + s.first;
+  else op.p = s.base[o], op.step = s.stride[o] / elem, op.array = false;
+}
 
 // No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.
 template <class Call>

@@ -90,16 +90,7 @@ struct FactorAdapter {
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
     const int64_t elem[2] = {int64_t(sizeof(T)), int64_t(sizeof(Vector))};
-    for (int o = 0; o < kOperands; ++o) {
-      if (s.ptr_index >= 0) {
-        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
-        ops[o]->step = 0, ops[o]->array = true;
-      } else if (s.device_array) {
-        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
-      } else {
-        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem[o], ops[o]->array = false;
-      }
-    }
+    for (int o = 0; o < kOperands; ++o) place_operand(*ops[o], o, d.arg_of[o], d.arrays[o], elem[o], s, place);
     return r;
   }
 

@@ -102,21 +102,7 @@ struct Adapter<GemmCall<T>> {
     r.problems = s.count;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[kOperands] = {&r.A, &r.B, &r.C};
-    constexpr int64_t elem = sizeof(T);
-    for (int o = 0; o < kOperands; ++o) {
-      if (s.ptr_index >= 0) {
-        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
-        ops[o]->step = 0, ops[o]->array = true;
-      } else if (s.checked_index >= 0) {
-        ops[o]->p = place.checked_block +
-                    (d.arg_of[o] * place.checked_problems + s.checked_index) * int64_t(sizeof(void *));
-        ops[o]->step = 0, ops[o]->array = true;
-      } else if (s.device_array) {
-        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
-      } else {
-        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / elem, ops[o]->array = false;
-      }
-    }
+    for (int o = 0; o < kOperands; ++o) place_operand(*ops[o], o, d.arg_of[o], d.arrays[o], sizeof(T), s, place);
     return r;
   }
 

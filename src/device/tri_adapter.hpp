@@ -31,13 +31,14 @@ struct Adapter<TriangularCall<T, R>> {
     Run run;
     int config = 0;
     bool recursive = false;  // the core's recursion from the host, not a leaf launch
-    bool vendor_backend = false;
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
   };
 
-  static Group describe(const Call &c, int g, int64_t, Backend backend) {
+  // Every backend runs the library's kernels here (SPEC.md section 7): cuBLAS has no batched
+  // trmm, and its trsmBatched takes no offsets into the matrices for the recursion.
+  static Group describe(const Call &c, int g, int64_t, Backend) {
     Group d;
     const TriangularColumnMajor cm = column_major_triangular(c.layout, c.side[g], c.uplo[g], c.m[g], c.n[g]);
     Run &r = d.run;
@@ -54,8 +55,7 @@ struct Adapter<TriangularCall<T, R>> {
     d.needed = c.needed_pointers(g);
     d.used = d.needed ? (r.zero_alpha ? 2u : 3u) : 0u;  // alpha = 0: A is not read
     d.recursive = r.order() > cuda::kTriLeafMax;
-    d.vendor_backend = backend == Backend::vendor;
-    if constexpr (gpu_arithmetic<T>) d.config = cuda::tri_config(std::min(r.order(), cuda::kTriLeafMax));
+    if constexpr (gpu_arithmetic<T>) d.config = cuda::tri_config(r.order());
     return d;
   }
 
@@ -68,20 +68,7 @@ struct Adapter<TriangularCall<T, R>> {
     r.problems = s.count;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, &r.B};
-    for (int o = 0; o < kOperands; ++o) {
-      if (s.ptr_index >= 0) {
-        ops[o]->p = place.pointer_block + (o * place.block_problems + s.ptr_index) * int64_t(sizeof(void *));
-        ops[o]->step = 0, ops[o]->array = true;
-      } else if (s.checked_index >= 0) {
-        ops[o]->p = place.checked_block +
-                    (d.arg_of[o] * place.checked_problems + s.checked_index) * int64_t(sizeof(void *));
-        ops[o]->step = 0, ops[o]->array = true;
-      } else if (s.device_array) {
-        ops[o]->p = d.arrays[o] + s.first, ops[o]->step = 0, ops[o]->array = true;
-      } else {
-        ops[o]->p = s.base[o], ops[o]->step = s.stride[o] / int64_t(sizeof(T)), ops[o]->array = false;
-      }
-    }
+    for (int o = 0; o < kOperands; ++o) place_operand(*ops[o], o, d.arg_of[o], d.arrays[o], sizeof(T), s, place);
     return r;
   }
 
@@ -92,18 +79,16 @@ struct Adapter<TriangularCall<T, R>> {
     return true;
   }
 
-  // Larger triangles run the recursion from the host (on device pointer arrays it gets the
-  // driver's checked copy: NULL problems compute on scratch nobody reads, as the gemm core
-  // has no way to skip them in every kernel it may pick).
+  // Larger triangles run the recursion from the host. On device pointer arrays it gets the
+  // driver's checked copy, where a NULL problem's pointers all lead to scratch nobody reads: the
+  // leaves and the gemm core skip a NULL pointer they read, but alpha = 0 zeroes B without
+  // reading A, so a problem whose A alone is NULL would have its B zeroed.
   static int plan_config(const Group &d, const Segment &, const Run &) {
     return d.recursive ? kRunVendor : d.config;
   }
   static std::size_t scratch_bytes(const Group &d) {
-    const Run &r = d.run;
-    auto extent = [](int rows, int cols, int ld) {
-      return rows > 0 && cols > 0 ? std::size_t(cols - 1) * ld + rows : std::size_t(0);
-    };
-    return std::max(extent(r.order(), r.order(), r.A.ld), extent(r.m, r.n, r.B.ld)) * sizeof(T);
+    const Run &r = d.run;  // column-major
+    return std::max(extent(true, r.order(), r.order(), r.A.ld), extent(true, r.m, r.n, r.B.ld)) * sizeof(T);
   }
   static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
   static int units_per_block(int config) { return cuda::tri_units_per_block(config); }
@@ -125,7 +110,7 @@ struct Adapter<TriangularCall<T, R>> {
   static int staged(cuda::Session &s, const Call &c, int g, int64_t offset, int64_t count, Backend backend,
                     int64_t &failures) {
     const int m = c.m[g], n = c.n[g], k = c.side[g] == BLAS_Left ? m : n;
-    const bool col = c.layout == BLAS_ColMajor, read_a = !(c.alpha[g] == T(0));
+    const bool col = c.layout == BLAS_ColMajor, read_inputs = !(c.alpha[g] == T(0));
     const std::size_t ea = extent(col, k, k, c.A_ld[g]), eb = extent(col, m, n, c.B_ld[g]);
     const std::size_t per = std::max<std::size_t>((ea + eb) * sizeof(T), 1);
     const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
@@ -143,8 +128,8 @@ struct Adapter<TriangularCall<T, R>> {
           Ah[i] = c.A[p] ? Ah[i] : nullptr, Bh[i] = c.B[p] ? Bh[i] : nullptr;
           continue;
         }
-        if (read_a && s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
-        if (read_a && s.download(Bh[i], c.B[p], eb * sizeof(T))) return s.status();
+        if (read_inputs && s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
+        if (read_inputs && s.download(Bh[i], c.B[p], eb * sizeof(T))) return s.status();
       }
       if (s.sync()) return s.status();
       Call h = c;  // the same group parameters, host pointers, one group
@@ -175,6 +160,7 @@ struct Adapter<TriangularCall<T, R>> {
   }
 
  private:
+  // Elements from the first to the last element of a stored rows x cols matrix.
   static std::size_t extent(bool col, int rows, int cols, int ld) {
     if (rows == 0 || cols == 0) return 0;
     return col ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;

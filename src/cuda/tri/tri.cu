@@ -48,10 +48,10 @@ DevOperand sub_block(DevOperand o, int i, int j, int elem) {
 
 // The recursion of KBLAS's in-place trsm/trmm, on the whole run at once. The triangle M = op(A)
 // of order n splits at n1 (a multiple of the leaves' order) into M11, M22 and the
-// off-diagonal block that couples the halves. The half `f` that needs nothing of the other
-// (trsm: X1 of a lower M on the left; ...) is solved first, the other gets the gemm update,
-// then it is solved; trmm runs the same steps in reverse order (the target's own product
-// first, then the update from the untouched source, then the source).
+// off-diagonal block that couples the halves. Half f needs nothing of the other: f = 0 where
+// side Left meets a lower M or side Right an upper one, else f = 1; o = 1 - f. trsm: solve f,
+// B_o = alpha B_o - coupling x X_f, solve o with alpha = 1. trmm: B_o = alpha M_oo B_o first
+// (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int n = r.order(), elem = elem_bytes(p);

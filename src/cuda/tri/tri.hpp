@@ -5,10 +5,12 @@
 // src/common/column_major.hpp). Two paths (tri_tuning.hpp names the configurations):
 //   leaf       (triangle order <= 32)  tri/tri_leaf.cuh: one line of B per thread in registers
 //              (a column for side Left, a row for Right), the triangle staged in shared memory,
-//              several problems per warp; A's triangle and B read once, B written once.
+//              several problems per warp; B read and written once, A's triangle read once per
+//              32 lines of B.
 //   recursive  (larger)  tri_recursive() below: the triangle split in two, a half-size call, a
 //              gemm through the library's gemm core on the off-diagonal block, the other half;
-//              in place, no workspace; leaves as above (KBLAS's driver/kernel split).
+//              in place, no workspace; leaves as above (KBLAS's driver/kernel split). A run of
+//              order n costs about n / 16 launches (a leaf per 32 rows, a gemm between).
 #pragma once
 #include "../factor_run.hpp"  // BB_HOST_DEVICE
 #include "../device_operand.hpp"

@@ -16,8 +16,16 @@ namespace bb::cuda {
 using TriLaunch = RunLaunch<TriRun, kTriInlineRuns>;
 
 // x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own;
-// M(i, k) at m[i * MS + k], for solve with the reciprocal of M(i, i) on the diagonal (a multiply
-// on the dependent chain instead of a division). The line was scaled by alpha already.
+// M(i, k) at m[i * MS + k]. For solve, m[i * MS + K] (the row's padding) holds 1 / M(i, i), a
+// multiply on the dependent chain instead of a division, or 0 where that reciprocal would
+// overflow (a subnormal diagonal) and the row divides as the host does. The line was scaled by
+// alpha already.
+template <int K, class CT>
+__device__ __forceinline__ CT solved(CT s, const CT *row, int i) {
+  const CT r = row[K];
+  return is_zero(r) ? divide(s, row[i]) : mul(s, r);
+}
+
 template <int K, int MS, class CT>
 __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lower, bool unit, bool solve) {
   if (solve && lower) {
@@ -27,7 +35,7 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
       CT s = x[i];
 #pragma unroll
       for (int k = 0; k < i; ++k) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : mul(s, m[i * MS + i]);
+      x[i] = unit ? s : solved<K>(s, m + i * MS, i);
     }
   } else if (solve) {
 #pragma unroll
@@ -37,7 +45,7 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
 #pragma unroll
       for (int k = i + 1; k < K; ++k)
         if (k < n) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : mul(s, m[i * MS + i]);
+      x[i] = unit ? s : solved<K>(s, m + i * MS, i);
     }
   } else if (lower) {  // in place: row i needs the old x[k], k < i
 #pragma unroll
@@ -125,7 +133,9 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
           },
           [&](int r, int c, CT v) {
             const int i = transposed ? c : r, k = transposed ? r : c;
-            m[i * MS + k] = i == k && G.solve ? divide(from_real<CT>(1), v) : v;
+            m[i * MS + k] = v;
+            if (i == k && G.solve)  // the reciprocal where it stays finite (1 / Inf = 0 divides too)
+              m[i * MS + K] = abs1(v) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), v) : from_real<CT>(0);
           });
       // Lanes along B's contiguous direction: t for Left, j for Right.
       auto load = [&](int t, int j, CT &v) {

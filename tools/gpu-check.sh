@@ -4,7 +4,7 @@
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
-# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS). From the device tool:
+# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -47,7 +47,7 @@ if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
 fi
 if has sanitize; then
   for tool in memcheck racecheck; do
-    for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf conformance_gpu_potrf_geqrf internal_device_layer}; do
+    for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf conformance_gpu_potrf_geqrf conformance_gpu_trsm_trmm internal_device_layer}; do
       BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
         "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1
@@ -144,6 +144,19 @@ if has tribench; then
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
   "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
   cat "$out/tri-large-$gpu.csv"
+fi
+if has triprofile; then
+  # Why the trsm leaf runs where it does (ncu: throughput, occupancy, stall reasons), one launch
+  # each: r64 at n = 4 and 32 (leaf), c64 at 32 (186 registers, 135 KB of shared memory a block).
+  bench=$build/bench/blas_batched_bench
+  for spec in "r64 4" "r64 32" "c64 32"; do
+    set -- $spec
+    echo "== trsm $1 n=$2 (tri_leaf)"
+    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+      --section InstructionStats -k regex:tri_leaf -c 1 "$bench" --routine trsm --prec "$1" --sizes "$2" --device gpu \
+      --backend native-strided --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|Executed Instructions|One or More" | head -40
+  done > "$out/triprofile-$gpu.log" 2>&1
+  cat "$out/triprofile-$gpu.log"
 fi
 if has factprofile; then
   # Why a factorization kernel runs where it does (ncu: throughput, occupancy, stall reasons),

@@ -1644,6 +1644,21 @@ void note_grouped_ratio(std::vector<Row> &rows, const std::string &grouped_why) 
 struct Floor {
   double ms = NAN, call_ms = NAN;
 };
+
+// A device row's timing columns: the median call (t) and kernel (kt; NaN where the library
+// timed only part of the call) over the reps, rates for `flops` and `bytes`, the call's floor.
+inline void set_device_timing(Row &row, const Gpu &gpu, const std::vector<double> &t, const std::vector<double> &kt,
+                              double flops, double bytes, const Floor &f, bool partial_kernel) {
+  row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
+  row.max_ms = *std::max_element(t.begin(), t.end());
+  row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
+  row.gflops = flops / (row.ms * 1e6), row.gbps = bytes / (row.ms * 1e6);
+  row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
+  row.kernel_pct_bw = 100 * bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
+  row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
+  row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
+  if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
+}
 // Host bytes of one group's arguments: transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta.
 template <class T>
 constexpr double gemm_group_bytes() { return 2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T); }
@@ -1865,16 +1880,7 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       row.batch = c.total, row.groups = grouped_here ? c.groups() : int(sizes.size()), row.tag = o.tag;
       row.layout = o.scatter ? "scatter" : variable ? "variable" : "strided", row.rot = c.rot, row.reps = int(t.size());
       if (one_per_group && grouped_here) row.layout += "/one-per-group";
-      row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
-      row.max_ms = *std::max_element(t.begin(), t.end());
-      row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
-      row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
-      row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
-      row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
-      row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
-      const Floor &f = strided ? sfloor : devptr ? dfloor : floor;
-      row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
-      if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
+      set_device_timing(row, gpu, t, kt, fl, total_bytes, strided ? sfloor : devptr ? dfloor : floor, partial_kernel);
       if (o.check) {
         if (devptr) c.poison_dinfo(gpu.stream);
         row.error = c.check(gpu, call, why);
@@ -2550,16 +2556,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     row.device = gpu.name, row.routine = routine, row.prec = prec, row.backend = backend;
     row.n = n, row.sizes = std::to_string(n), row.batch = c.total, row.groups = 1, row.tag = o.tag;
     row.layout = "strided", row.rot = c.rot, row.reps = int(t.size());
-    row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
-    row.max_ms = *std::max_element(t.begin(), t.end());
-    row.kernel_ms = std::any_of(kt.begin(), kt.end(), [](double x) { return std::isnan(x); }) ? NAN : median(kt);
-    row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
-    row.copy_gbps = gpu.copy_gbps, row.pct_bw = 100 * row.gbps / gpu.copy_gbps;
-    row.kernel_pct_bw = 100 * total_bytes / (row.kernel_ms * 1e6) / gpu.copy_gbps;
-    row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
-    const Floor &f = strided ? sfloor : devptr ? dfloor : floor;
-    row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
-    if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
+    set_device_timing(row, gpu, t, kt, fl, total_bytes, strided ? sfloor : devptr ? dfloor : floor, partial_kernel);
     if (!alone.empty())
       add_note(row, "getriBatched out of place then one D2D copy of the batch into A (timed); getriBatched alone " +
                         num(median(alone), "%.4f", "-") + " ms");

@@ -62,6 +62,16 @@ inline void place_operand(cuda::DevOperand &op, int o, int arg, const void *cons
   else op.p = s.base[o], op.step = s.stride[o] / elem, op.array = false;
 }
 
+// Whether a segment's run can take the strided form: evenly spaced, no NULL problem (those need
+// the array form, where the kernels skip them), and every operand in `used` (bit o: operand o)
+// spaced by a whole number of its elements (elem[o] bytes).
+inline bool strided_form_ok(const Segment &s, unsigned used, int operands, const int64_t *elem) {
+  if (!s.strided || s.skipped || s.device_array) return false;
+  for (int o = 0; o < operands; ++o)
+    if ((used >> o & 1u) && s.stride[o] % elem[o]) return false;
+  return true;
+}
+
 // No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.
 template <class Call>
 struct Adapter {

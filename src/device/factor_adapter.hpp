@@ -95,9 +95,8 @@ struct FactorAdapter {
   }
 
   static bool strided_ok(const Group &d, const Segment &s) {
-    if (!s.strided || s.skipped || s.device_array) return false;
-    if (!(d.used & 1u)) return true;
-    return s.stride[0] % int64_t(sizeof(T)) == 0 && (kOperands < 2 || s.stride[1] % int64_t(sizeof(Vector)) == 0);
+    constexpr int64_t elem[2] = {sizeof(T), sizeof(Vector)};
+    return strided_form_ok(s, d.used, kOperands, elem);
   }
 
   static int plan_config(const Group &d, const Segment &, const Run &) { return d.config; }

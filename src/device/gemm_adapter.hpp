@@ -109,10 +109,8 @@ struct Adapter<GemmCall<T>> {
   // Whether a segment can take the strided form: every used operand evenly spaced in whole
   // elements (no NULL problems: those need the array form, where the kernels skip them).
   static bool strided_ok(const Group &d, const Segment &s) {
-    if (!s.strided || s.skipped || s.device_array) return false;
-    for (int o = 0; o < kOperands; ++o)
-      if ((d.used >> o & 1u) && s.stride[o] % int64_t(sizeof(T))) return false;
-    return true;
+    constexpr int64_t elem[kOperands] = {sizeof(T), sizeof(T), sizeof(T)};
+    return strided_form_ok(s, d.used, kOperands, elem);
   }
 
   // The group's choice stands unless the run cannot take it (cuBLAS has no NULL problems: for

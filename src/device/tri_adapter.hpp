@@ -73,10 +73,8 @@ struct Adapter<TriangularCall<T, R>> {
   }
 
   static bool strided_ok(const Group &d, const Segment &s) {
-    if (!s.strided || s.skipped || s.device_array) return false;
-    for (int o = 0; o < kOperands; ++o)
-      if ((d.used >> o & 1u) && s.stride[o] % int64_t(sizeof(T))) return false;
-    return true;
+    constexpr int64_t elem[kOperands] = {sizeof(T), sizeof(T)};
+    return strided_form_ok(s, d.used, kOperands, elem);
   }
 
   // Larger triangles run the recursion from the host. On device pointer arrays it gets the

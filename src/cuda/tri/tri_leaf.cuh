@@ -1,9 +1,9 @@
 // trsm / trmm for a triangle of order <= K (K = 2..32): each lane holds one line of B in
 // registers (a column of B for side Left, a row for Right: X op(A) = alpha B is solved as
 // op(A)^T X^T = alpha B^T), the team's triangle M (op(A), or op(A)^T for Right) staged in shared
-// memory, read by every lane of the team at the same address (a broadcast). B comes in and goes
-// out through shared memory so that global accesses follow its contiguous direction whatever
-// the side. Only the referenced triangle is read (the diagonal only for non-unit A); with
+// memory, read by every lane of the team at the same address (a broadcast). Side Right reads and
+// writes its rows straight from registers (consecutive lanes on consecutive elements); side Left
+// passes B's columns through shared memory so that global accesses run along them. Only the referenced triangle is read (the diagonal only for non-unit A); with
 // alpha = 0, neither A nor B (BLAS). Teams of tri_team(K, lines) lanes, 32 / team per warp, no
 // block barrier.
 #pragma once
@@ -69,34 +69,39 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
   }
 }
 
-// Visits the elements of a rows x cols block (rows <= W) with a team's W lanes, consecutive
-// lanes on consecutive rows (coalesced where rows are contiguous in memory): lane l takes row
-// l % rows of columns l / rows, l / rows + W / rows, ... (the lanes past a multiple of rows
-// idle), U loads in flight before their stores (a plain loop waits for each load before
-// issuing the next), and no division per element. load(r, c, v) says whether (r, c) is read.
-template <int U, class CT, class Load, class Store>
-__device__ __forceinline__ void block_copy(int rows, int cols, int l, int W, Load &&load, Store &&store) {
-  const int per = W / rows, r = l % rows, c0 = l / rows;
-  if (c0 >= per) return;
-  for (int c = c0; c < cols; c += U * per) {
+// A team's staging pass over steps s = 0..K-1 (each lane one element per step), U steps' loads
+// in flight before their stores (a plain loop waits for each load before issuing the next).
+// load(s, v) says whether step s has an element for this lane. Fully unrolled: the step's
+// offsets are products of a constant and a per-lane stride, no division, no index tests beyond
+// the bounds.
+template <int K, int U, class CT, class Load, class Store>
+__device__ __forceinline__ void staged_steps(Load &&load, Store &&store) {
+#pragma unroll
+  for (int s0 = 0; s0 < K; s0 += U) {
     CT v[U];
     bool read[U];
 #pragma unroll
-    for (int j = 0; j < U; ++j) read[j] = c + j * per < cols && load(r, c + j * per, v[j]);
+    for (int j = 0; j < U; ++j) read[j] = load(s0 + j, v[j]);
 #pragma unroll
     for (int j = 0; j < U; ++j)
-      if (read[j]) store(r, c + j * per, v[j]);
+      if (read[j]) store(s0 + j, v[j]);
   }
 }
+
+// The output pass recomputes its addresses from this pointer instead of keeping the input
+// pass's K addresses alive across the solve (registers the compiler would otherwise hold).
+template <class T> __device__ __forceinline__ void keep_in_one_register(T *&p) { asm volatile("" : "+l"(p)); }
 
 template <class S, int K>
 __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant__ TriLaunch L) {
   using CT = typename dev<S>::C;
   constexpr int MS = K + 1, XS = 33;  // row strides of the triangles and of the lines' area
+  // Staging batches: about 64 registers of loads in flight per lane.
+  constexpr int U = K < 32 / int(sizeof(CT) / 4) ? K : 32 / int(sizeof(CT) / 4);
   extern __shared__ __align__(16) unsigned char tri_shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   CT *const area = reinterpret_cast<CT *>(tri_shared) + warp * tri_leaf_warp_elements(K);
-  CT *const xs = area + 32 * MS;  // element t of lane l's line at xs[t * XS + l]
+  CT *const xs = area + 32 * MS;  // side Left: element t of lane l's line at xs[t * XS + l]
   for (int64_t u = int64_t(blockIdx.x) * kTriWarps + warp; u < L.total_units; u += int64_t(gridDim.x) * kTriWarps) {
     const TriRun &G = run_of<kTriWarps>(L, u);
     const int n = G.order(), lines = G.lines();
@@ -110,64 +115,92 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
     const S *a = b && (G.A.array || !G.zero_alpha) ? operand_at<S>(G.A, p) : nullptr;
     if (G.A.array && !a) b = nullptr;
     const int count = b ? min(W, lines - first_line) : 0;  // the team's lines
+    const bool compute = count && !G.zero_alpha;
     CT *const m = area + q * K * MS;
     // M(i, k) = A(i, k), or A(k, i) where M is A's transpose (side Left with A^T or A^H, side
     // Right with A), conjugated for A^H; M is lower where that makes A's triangle lower.
     const bool transposed = G.left ? G.trans != 0 : G.trans == 0, conjugated = G.trans == 2;
     const bool lower = G.lower != transposed;
     const int64_t lda = G.A.ld, ldb = G.B.ld;
-    // B(t, j), element t of line j: column j of B for Left (t contiguous), row j for Right.
-    auto b_at = [&](int t, int j) {
-      return G.left ? t + (first_line + j) * ldb : (first_line + j) + t * ldb;
-    };
-    constexpr int U = K < 8 ? K : 8;
-    if (count && !G.zero_alpha) {
-      // Consecutive lanes on consecutive stored rows; only the referenced triangle.
-      block_copy<U, CT>(
-          n, n, l, W,
-          [&](int r, int c, CT &v) {
-            const int i = transposed ? c : r, k = transposed ? r : c;
-            if (!(lower ? k < i : k > i) && !(k == i && !G.unit_diag)) return false;
-            v = conjugated ? conj(widen(a[r + c * lda])) : widen(a[r + c * lda]);
+    // Staging lanes: row r = l % K of a K-row tile, columns c0, c0 + per, ... (consecutive lanes
+    // on consecutive stored rows: coalesced where columns are contiguous).
+    const int r = l % K, c0 = l / K, per = W / K;
+    if (compute) {
+      // A's referenced triangle (the diagonal only for non-unit A) into M.
+      const S *const pa = a + r + c0 * lda;
+      const int64_t a_step = per * lda;
+      const int m_first = transposed ? c0 * MS + r : r * MS + c0, m_step = transposed ? per * MS : per;
+      staged_steps<K, U, CT>(
+          [&](int s, CT &v) {
+            const int d = r - (c0 + s * per);
+            const bool referenced = d == 0 ? !G.unit_diag : G.lower ? d > 0 : d < 0;
+            if (!(r < n && c0 + s * per < n && referenced)) return false;
+            v = widen(pa[s * a_step]);
+            if (conjugated) v = conj(v);
             return true;
           },
-          [&](int r, int c, CT v) {
-            const int i = transposed ? c : r, k = transposed ? r : c;
-            m[i * MS + k] = v;
-            if (i == k && G.solve)  // the reciprocal where it stays finite (1 / Inf = 0 divides too)
-              m[i * MS + K] = abs1(v) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), v) : from_real<CT>(0);
-          });
-      // Lanes along B's contiguous direction: t for Left, j for Right.
-      auto load = [&](int t, int j, CT &v) {
-        v = widen(b[b_at(t, j)]);
-        return true;
-      };
-      auto store = [&](int t, int j, CT v) { xs[t * XS + q * W + j] = v; };
-      if (G.left) block_copy<U, CT>(n, count, l, W, load, store);
-      else block_copy<U, CT>(count, n, l, W, [&](int j, int t, CT &v) { return load(t, j, v); },
-                             [&](int j, int t, CT v) { store(t, j, v); });
+          [&](int s, CT v) { m[m_first + s * m_step] = v; });
+    }
+    // Side Left: B's columns come through the lines' area (lanes along a column in global
+    // memory, a column per lane in registers); side Right reads rows straight into registers
+    // (consecutive lanes on consecutive rows).
+    S *const pb = G.left ? b + r + (first_line + c0) * ldb : b + first_line + l;
+    const int64_t b_step = G.left ? per * ldb : ldb;
+    const int xs_first = r * XS + q * W + c0;
+    if (compute && G.left)
+      staged_steps<K, U, CT>([&](int s, CT &v) {
+            if (!(r < n && c0 + s * per < count)) return false;
+            v = widen(pb[s * b_step]);
+            return true;
+          },
+          [&](int s, CT v) { xs[xs_first + s * per] = v; });
+    __syncwarp();
+    // trsm: the reciprocals of M's diagonal, a lane per row, where they stay finite (a subnormal
+    // diagonal's would overflow: 0 marks a row that divides; 1 / Inf = 0 divides too).
+    if (compute && G.solve && !G.unit_diag && l < n) {
+      const CT d = m[l * MS + l];
+      m[l * MS + K] = abs1(d) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), d) : from_real<CT>(0);
     }
     __syncwarp();
     if (l < count) {
       const CT alpha = scalar_from<CT>(G.alpha);
       CT x[K];
 #pragma unroll
-      for (int t = 0; t < K; ++t) x[t] = t < n && !G.zero_alpha ? mul(alpha, xs[t * XS + lane]) : from_real<CT>(0);
-      if (!G.zero_alpha) tri_line<K, MS>(x, m, n, lower, G.unit_diag, G.solve);
+      for (int t = 0; t < K; ++t) x[t] = from_real<CT>(0);
+      if (!G.zero_alpha) {
+        if (G.left) {
 #pragma unroll
-      for (int t = 0; t < K; ++t)
-        if (t < n) xs[t * XS + lane] = x[t];
+          for (int t = 0; t < K; ++t)
+            if (t < n) x[t] = mul(alpha, xs[t * XS + lane]);
+        } else {
+#pragma unroll
+          for (int t = 0; t < K; ++t)
+            if (t < n) x[t] = mul(alpha, widen(pb[t * b_step]));
+        }
+      }
+      if (!G.zero_alpha) tri_line<K, MS>(x, m, n, lower, G.unit_diag, G.solve);
+      S *out = pb;
+      keep_in_one_register(out);
+      if (G.left) {
+#pragma unroll
+        for (int t = 0; t < K; ++t)
+          if (t < n) xs[t * XS + lane] = x[t];
+      } else {
+#pragma unroll
+        for (int t = 0; t < K; ++t)
+          if (t < n) out[t * b_step] = narrow<S>(x[t]);
+      }
     }
     __syncwarp();
-    if (count) {
-      auto load = [&](int t, int j, CT &v) {
-        v = xs[t * XS + q * W + j];
-        return true;
-      };
-      auto store = [&](int t, int j, CT v) { b[b_at(t, j)] = narrow<S>(v); };
-      if (G.left) block_copy<U, CT>(n, count, l, W, load, store);
-      else block_copy<U, CT>(count, n, l, W, [&](int j, int t, CT &v) { return load(t, j, v); },
-                             [&](int j, int t, CT v) { store(t, j, v); });
+    if (count && G.left) {
+      S *out = pb;
+      keep_in_one_register(out);
+      staged_steps<K, U, CT>([&](int s, CT &v) {
+            if (!(r < n && c0 + s * per < count)) return false;
+            v = xs[xs_first + s * per];
+            return true;
+          },
+          [&](int s, CT v) { out[s * b_step] = narrow<S>(v); });
     }
     if (b && first_line == 0 && l == 0 && G.info) G.info[p] = 0;
     __syncwarp();  // the next unit overwrites the shared areas

@@ -307,12 +307,22 @@ TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
   // cuBLAS rule for few large problems (2^28 multiply-adds).
   const bool cublas_size = std::is_same_v<T, float> || std::is_same_v<T, double>;
   const int big = is_quad<T> ? 100 : scaled(cublas_size ? 2048 : 1000, 200), lines = is_quad<T> ? 20 : scaled(300, 40);
+  // One problem of order >= 512 with >= 128 lines goes by diagonal blocks (inverted or made
+  // full beforehand, 256 x 256; 1000 leaves a partial last block): two sets of options.
+  struct Options {
+    BLAS_Uplo uplo;
+    BLAS_Op ta;
+    BLAS_Diag diag;
+  };
+  const Options sets[] = {{BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit},
+                          {BLAS_Upper, is_cplx<T> ? BLAS_ConjTrans : BLAS_Trans, BLAS_Unit}};
+  for (const Options &o : sets)
   for (bool solve : {true, false})
     for (BLAS_Side side : kSides) {
-      TriCase<T> c{solve, BLAS_ColMajor, side, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, {}, {}, {}};
+      TriCase<T> c{solve, BLAS_ColMajor, side, o.uplo, o.ta, o.diag, {}, {}, {}};
       const int m = side == BLAS_Left ? big : lines, n = side == BLAS_Left ? lines : big;
       c.groups.push_back(TriGroup<T>{m, n, 1, random_value<T>()});
-      c.A.push_back(make_triangular<T>(big, BLAS_ColMajor, 1, BLAS_Lower, BLAS_NonUnit));
+      c.A.push_back(make_triangular<T>(big, BLAS_ColMajor, 1, o.uplo, o.diag));
       c.B.emplace_back(m, n, BLAS_ColMajor, 2);
       c.B.back().fill_random();
       check_device_case(c, CallOpts{});

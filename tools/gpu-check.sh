@@ -155,6 +155,10 @@ if has triprofile; then
     ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
       --section InstructionStats -k regex:tri_leaf -c 1 "$bench" --routine trsm --prec "$1" --sizes "$2" --device gpu \
       --backend native-strided --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|Executed Instructions|One or More" | head -40
+    # Stall reasons, cycles per issued instruction each (the largest first)
+    ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:tri_leaf -c 1 "$bench" \
+      --routine trsm --prec "$1" --sizes "$2" --device gpu --backend native-strided --reps 1 2>&1 |
+      grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
   done > "$out/triprofile-$gpu.log" 2>&1
   cat "$out/triprofile-$gpu.log"
 fi

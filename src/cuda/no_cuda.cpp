@@ -87,7 +87,7 @@ int qr_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, co
 
 int tri_config(int) { return 0; }
 int64_t tri_units(const TriRun &, int) { return 0; }
-int tri_units_per_block(int) { return 1; }
+int tri_units_per_block(DevPrec, int) { return 1; }
 int tri_launch(Session &s, DevPrec, int, const TriRun *, const TriRun *, const int32_t *, int, int64_t) {
   return s.status();
 }

@@ -89,7 +89,7 @@ struct Adapter<TriangularCall<T, R>> {
     return std::max(extent(true, r.order(), r.order(), r.A.ld), extent(true, r.m, r.n, r.B.ld)) * sizeof(T);
   }
   static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
-  static int units_per_block(int config) { return cuda::tri_units_per_block(config); }
+  static int units_per_block(int config) { return cuda::tri_units_per_block(device_precision<T>(), config); }
   static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
                     int count, int64_t units) {
     if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);

@@ -4,6 +4,9 @@
 #include "../gemm/gemm.hpp"
 #include "tri_leaf.cuh"
 
+#include <map>
+#include <mutex>
+
 namespace bb::cuda {
 
 int tri_config(int order) {
@@ -19,7 +22,7 @@ int64_t tri_units(const TriRun &r, int config) {
   return (tasks + per_warp - 1) / per_warp;
 }
 
-int tri_units_per_block(int) { return kTriWarps; }
+int tri_units_per_block(DevPrec p, int config) { return tri_leaf_warps(tri_leaf_side(config), compute_bytes(p)); }
 
 namespace {
 template <class S>
@@ -32,8 +35,9 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   int st = -1;  // every leaf side is compiled: the lambda runs
   with_register_side<2, kTriLeafMax>(tri_leaf_side(config), [&](auto side) {
     constexpr int K = decltype(side)::value;
-    const int bytes = kTriWarps * tri_leaf_warp_elements(K) * int(sizeof(CT));
-    st = launch_kernel(s, tri_leaf<S, K>, L, 32 * kTriWarps, (units + kTriWarps - 1) / kTriWarps, bytes);
+    constexpr int warps = tri_leaf_warps(K, int(sizeof(CT)));
+    const int bytes = warps * tri_leaf_warp_elements(K) * int(sizeof(CT));
+    st = launch_kernel(s, tri_leaf<S, K>, L, 32 * warps, (units + warps - 1) / warps, bytes);
   });
   return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
 }
@@ -52,16 +56,124 @@ DevOperand sub_block(DevOperand o, int i, int j, int elem) {
 // side Left meets a lower M or side Right an upper one, else f = 1; o = 1 - f. trsm: solve f,
 // B_o = alpha B_o - coupling x X_f, solve o with alpha = 1. trmm: B_o = alpha M_oo B_o first
 // (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
-int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
+// op(A)'s diagonal blocks of order kTriInverseBlock of one problem's triangle, ready to be
+// multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
+// trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
+// w: room for a block x lines copy of B's rows.
+struct DiagonalBlocks {
+  char *t = nullptr, *w = nullptr;
+  int nb = kTriInverseBlock, full = 0;
+};
+
+int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,
+            int at = 0);
+
+// A full diagonal block of one problem (the run's triangle is op(A)'s block i): B's rows (side
+// Left) or columns (Right) copied aside, then B = alpha * block x copy (or copy x block) through
+// the gemm core. Operands strided, one problem.
+int block_leaf(Session &s, DevPrec p, const TriRun &r, const DiagonalBlocks &d, int i, bool vendor_backend) {
+  const int nb = d.nb, elem = elem_bytes(p), lines = r.lines(), ldb = r.B.ld;
+  const std::size_t rows = r.left ? nb : lines, cols = r.left ? lines : nb;  // B's block
+  s.started();
+  if (s.check(cudaMemcpy2DAsync(d.w, rows * elem, r.B.p, std::size_t(ldb) * elem, rows * elem, cols,
+                                cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(s.stream())))) return s.status();
+  const DevOperand block{d.t + std::size_t(i) * nb * nb * elem, 0, nb, false};
+  const DevOperand copy{d.w, 0, int(rows), false};
+  GemmSeg g;
+  g.problems = 1;
+  g.m = int(rows), g.n = int(cols), g.k = nb;
+  g.A = r.left ? block : copy, g.B = r.left ? copy : block, g.C = r.B;
+  g.alpha[0] = r.alpha[0], g.alpha[1] = r.alpha[1];
+  g.read_ab = 1, g.read_c = 0;
+  const bool aligned = false;
+  return gemm(s, p, &g, &aligned, 1, vendor_backend);
+}
+
+template <class S>
+__global__ void set_identity(S *t, int order, int64_t elements) {
+  using CT = typename dev<S>::C;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < elements; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t inside = e % (int64_t(order) * order);
+    t[e] = narrow<S>(from_real<CT>(inside % order == inside / order ? 1 : 0));
+  }
+}
+
+// The diagonal-block path's workspace: the library's own stream-ordered pool per device, which
+// keeps its memory between calls (the default pool would hand it back to the driver at every
+// synchronisation, and the next call would allocate again). Holds the largest workspace used.
+cudaMemPool_t workspace_pool(int device) {
+  static std::mutex guard;
+  static std::map<int, cudaMemPool_t> pools;
+  std::lock_guard<std::mutex> lock(guard);
+  if (auto it = pools.find(device); it != pools.end()) return it->second;
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  uint64_t keep = UINT64_MAX;
+  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  return pools[device] = pool;
+}
+
+// One problem by diagonal blocks: every full block's inverse (trsm: op(A_ii) T = I) or triangle
+// (trmm: T = op(A_ii) I) at once, a batched call of the leaves and recursion over the blocks,
+// then the recursion split at block boundaries down to the blocks (block_leaf), a partial last
+// block by the leaves.
+int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
+  DiagonalBlocks d;
+  const int nb = d.nb, n = r.order(), elem = elem_bytes(p);
+  d.full = n / nb;
+  const std::size_t t_bytes = std::size_t(d.full) * nb * nb * elem, w_bytes = std::size_t(nb) * r.lines() * elem;
+  void *work = nullptr;
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  s.started();
+  cudaMemPool_t pool = workspace_pool(s.ordinal());
+  if (!pool || s.check(cudaMallocFromPoolAsync(&work, t_bytes + w_bytes, pool, stream))) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  d.t = static_cast<char *>(work), d.w = d.t + t_bytes;
+  by_precision(p, [&](auto x) {
+    using S = decltype(x);
+    const int64_t elements = int64_t(d.full) * nb * nb;
+    s.clear_stale_error();
+    set_identity<S><<<unsigned(std::min<int64_t>((elements + 255) / 256, int64_t(s.sm_count()) * 8)), 256, 0, stream>>>(
+        static_cast<S *>(work), nb, elements);
+    s.check_launch();
+    return 0;
+  });
+  TriRun blocks = r;
+  blocks.problems = d.full;
+  blocks.left = true, blocks.m = blocks.n = nb;
+  blocks.alpha[0] = 1, blocks.alpha[1] = 0;
+  blocks.info = nullptr;
+  blocks.A.step = int64_t(nb) * (r.A.ld + 1);  // A(i nb, i nb): op(A)'s diagonal blocks
+  blocks.B = DevOperand{d.t, int64_t(nb) * nb, nb, false};
+  // The gemms of this path (blocks' recursion, block leaves, couplings) go to cuBLAS: single
+  // problems of 2^25 multiply-adds and up, where it was measured faster (tri_tuning.hpp).
+  recurse(s, p, blocks, kTriInverseVendorGemm || vendor_backend);
+  recurse(s, p, r, kTriInverseVendorGemm || vendor_backend, &d, 0);
+  s.check(cudaFreeAsync(work, stream));  // stream-ordered: after the work above
+  return s.status();
+}
+
+int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int n = r.order(), elem = elem_bytes(p);
+  if (d && n <= d->nb) {
+    if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
+    d = nullptr;  // the partial last block: leaves
+  }
   if (n <= kTriLeafMax) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);
     return tri_launch(s, p, config, &leaf, nullptr, nullptr, 1, tri_units(leaf, config));
   }
-  const int n1 = ((n / 2 + kTriSplitMultiple - 1) / kTriSplitMultiple) * kTriSplitMultiple;
+  const int split = d ? d->nb : kTriSplitMultiple;  // by blocks: halves of whole blocks
+  const int n1 = ((n / 2 + split - 1) / split) * split;
   const int start[2] = {0, n1}, size[2] = {n1, n - n1};
   const bool m_lower = r.lower != (r.trans != 0);  // op(A) lower
   const int f = r.left == m_lower ? 0 : 1, o = 1 - f;
@@ -72,7 +184,7 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
     t.B = r.left ? sub_block(r.B, start[h], 0, elem) : sub_block(r.B, 0, start[h], elem);
     (r.left ? t.m : t.n) = size[h];
     if (!with_alpha) t.alpha[0] = 1, t.alpha[1] = 0;
-    return recurse(s, p, t, vendor_backend);
+    return recurse(s, p, t, vendor_backend, d, at + start[h]);
   };
   // B's half o += (trsm: -1, trmm: alpha) * the coupling of half f; trsm also scales B's half
   // o by alpha (beta), as its solve then runs with alpha = 1.
@@ -130,6 +242,16 @@ int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
     z.A = z.B = z.C = r.B;
     const bool aligned = false;
     return gemm(s, p, &z, &aligned, 1, vendor_backend);
+  }
+  if (tri_by_diagonal_blocks(p, r)) {  // one problem after the other (info: the driver's)
+    for (int64_t q = 0; q < r.problems && !s.status(); ++q) {
+      TriRun one = r;
+      one.problems = 1;
+      one.A.p = static_cast<const char *>(r.A.p) + q * r.A.step * elem_bytes(p);
+      one.B.p = static_cast<const char *>(r.B.p) + q * r.B.step * elem_bytes(p);
+      by_diagonal_blocks(s, p, one, vendor_backend);
+    }
+    return s.status();
   }
   return recurse(s, p, r, vendor_backend);
 }

@@ -41,7 +41,7 @@ constexpr int kTriInlineRuns = 8;
 // per block.
 int tri_config(int order);
 int64_t tri_units(const TriRun &r, int config);
-int tri_units_per_block(int config);
+int tri_units_per_block(DevPrec p, int config);
 // One launch of `config` over `count` runs, as the other kernel families.
 int tri_launch(Session &s, DevPrec p, int config, const TriRun *table_host, const TriRun *table_device,
                const int32_t *block_first, int count, int64_t units);

@@ -15,18 +15,26 @@ namespace bb::cuda {
 
 using TriLaunch = RunLaunch<TriRun, kTriInlineRuns>;
 
-// x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own;
-// M(i, k) at m[i * MS + k]. For solve, m[i * MS + K] (the row's padding) holds 1 / M(i, i), a
-// multiply on the dependent chain instead of a division, or 0 where that reciprocal would
-// overflow (a subnormal diagonal) and the row divides as the host does. The line was scaled by
-// alpha already.
+// Element (i, k) of a team's triangle of order K, packed by rows: row i of a lower one holds
+// k = 0..i from i (i + 1) / 2, of an upper one k = i..K-1 from i K - i (i - 1) / 2. The K
+// reciprocals of the diagonal follow at K (K + 1) / 2 + i.
+template <int K> __host__ __device__ constexpr int packed_at(bool lower, int i, int k) {
+  return lower ? i * (i + 1) / 2 + k : i * K - i * (i - 1) / 2 + k - i;
+}
+template <int K> __host__ __device__ constexpr int reciprocal_at(int i) { return K * (K + 1) / 2 + i; }
+
+// x_i = s / M(i, i) for solve: a multiply by the stored reciprocal on the dependent chain instead
+// of a division, or, where that reciprocal would overflow (a subnormal diagonal; stored as 0),
+// the division the host does.
 template <int K, class CT>
-__device__ __forceinline__ CT solved(CT s, const CT *row, int i) {
-  const CT r = row[K];
-  return is_zero(r) ? divide(s, row[i]) : mul(s, r);
+__device__ __forceinline__ CT solved(CT s, const CT *m, bool lower, int i) {
+  const CT r = m[reciprocal_at<K>(i)];
+  return is_zero(r) ? divide(s, m[packed_at<K>(lower, i, i)]) : mul(s, r);
 }
 
-template <int K, int MS, class CT>
+// x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own, in a
+// team's packed triangle m. The line was scaled by alpha already.
+template <int K, class CT>
 __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lower, bool unit, bool solve) {
   if (solve && lower) {
 #pragma unroll
@@ -34,8 +42,8 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
       if (i >= n) break;
       CT s = x[i];
 #pragma unroll
-      for (int k = 0; k < i; ++k) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : solved<K>(s, m + i * MS, i);
+      for (int k = 0; k < i; ++k) s = msub(s, m[packed_at<K>(true, i, k)], x[k]);
+      x[i] = unit ? s : solved<K>(s, m, true, i);
     }
   } else if (solve) {
 #pragma unroll
@@ -44,26 +52,26 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
       CT s = x[i];
 #pragma unroll
       for (int k = i + 1; k < K; ++k)
-        if (k < n) s = msub(s, m[i * MS + k], x[k]);
-      x[i] = unit ? s : solved<K>(s, m + i * MS, i);
+        if (k < n) s = msub(s, m[packed_at<K>(false, i, k)], x[k]);
+      x[i] = unit ? s : solved<K>(s, m, false, i);
     }
   } else if (lower) {  // in place: row i needs the old x[k], k < i
 #pragma unroll
     for (int i = K - 1; i >= 0; --i) {
       if (i >= n) continue;
-      CT s = unit ? x[i] : mul(m[i * MS + i], x[i]);
+      CT s = unit ? x[i] : mul(m[packed_at<K>(true, i, i)], x[i]);
 #pragma unroll
-      for (int k = 0; k < i; ++k) s = madd(s, m[i * MS + k], x[k]);
+      for (int k = 0; k < i; ++k) s = madd(s, m[packed_at<K>(true, i, k)], x[k]);
       x[i] = s;
     }
   } else {
 #pragma unroll
     for (int i = 0; i < K; ++i) {
       if (i >= n) break;
-      CT s = unit ? x[i] : mul(m[i * MS + i], x[i]);
+      CT s = unit ? x[i] : mul(m[packed_at<K>(false, i, i)], x[i]);
 #pragma unroll
       for (int k = i + 1; k < K; ++k)
-        if (k < n) s = madd(s, m[i * MS + k], x[k]);
+        if (k < n) s = madd(s, m[packed_at<K>(false, i, k)], x[k]);
       x[i] = s;
     }
   }
@@ -93,17 +101,20 @@ __device__ __forceinline__ void staged_steps(Load &&load, Store &&store) {
 template <class T> __device__ __forceinline__ void keep_in_one_register(T *&p) { asm volatile("" : "+l"(p)); }
 
 template <class S, int K>
-__global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant__ TriLaunch L) {
+__global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev<S>::C))),
+                                  tri_leaf_min_blocks(K, int(sizeof(typename dev<S>::C))))
+    tri_leaf(const __grid_constant__ TriLaunch L) {
   using CT = typename dev<S>::C;
-  constexpr int MS = K + 1, XS = 33;  // row strides of the triangles and of the lines' area
+  constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
+  constexpr int XS = 33;  // row stride of the lines' area
   // Staging batches: about 64 registers of loads in flight per lane.
   constexpr int U = K < 32 / int(sizeof(CT) / 4) ? K : 32 / int(sizeof(CT) / 4);
   extern __shared__ __align__(16) unsigned char tri_shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   CT *const area = reinterpret_cast<CT *>(tri_shared) + warp * tri_leaf_warp_elements(K);
-  CT *const xs = area + 32 * MS;  // side Left: element t of lane l's line at xs[t * XS + l]
-  for (int64_t u = int64_t(blockIdx.x) * kTriWarps + warp; u < L.total_units; u += int64_t(gridDim.x) * kTriWarps) {
-    const TriRun &G = run_of<kTriWarps>(L, u);
+  CT *const xs = area + 32 / K * TEAM;  // side Left: element t of lane l's line at xs[t * XS + l]
+  for (int64_t u = int64_t(blockIdx.x) * WARPS + warp; u < L.total_units; u += int64_t(gridDim.x) * WARPS) {
+    const TriRun &G = run_of<WARPS>(L, u);
     const int n = G.order(), lines = G.lines();
     const int W = tri_team(K, lines), q = lane / W, l = lane % W;
     const int chunks = (lines + W - 1) / W;
@@ -116,7 +127,7 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
     if (G.A.array && !a) b = nullptr;
     const int count = b ? min(W, lines - first_line) : 0;  // the team's lines
     const bool compute = count && !G.zero_alpha;
-    CT *const m = area + q * K * MS;
+    CT *const m = area + q * TEAM;
     // M(i, k) = A(i, k), or A(k, i) where M is A's transpose (side Left with A^T or A^H, side
     // Right with A), conjugated for A^H; M is lower where that makes A's triangle lower.
     const bool transposed = G.left ? G.trans != 0 : G.trans == 0, conjugated = G.trans == 2;
@@ -129,7 +140,6 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
       // A's referenced triangle (the diagonal only for non-unit A) into M.
       const S *const pa = a + r + c0 * lda;
       const int64_t a_step = per * lda;
-      const int m_first = transposed ? c0 * MS + r : r * MS + c0, m_step = transposed ? per * MS : per;
       staged_steps<K, U, CT>(
           [&](int s, CT &v) {
             const int d = r - (c0 + s * per);
@@ -139,7 +149,10 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
             if (conjugated) v = conj(v);
             return true;
           },
-          [&](int s, CT v) { m[m_first + s * m_step] = v; });
+          [&](int s, CT v) {
+            const int c = c0 + s * per;
+            m[transposed ? packed_at<K>(lower, c, r) : packed_at<K>(lower, r, c)] = v;
+          });
     }
     // Side Left: B's columns come through the lines' area (lanes along a column in global
     // memory, a column per lane in registers); side Right reads rows straight into registers
@@ -158,8 +171,8 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
     // trsm: the reciprocals of M's diagonal, a lane per row, where they stay finite (a subnormal
     // diagonal's would overflow: 0 marks a row that divides; 1 / Inf = 0 divides too).
     if (compute && G.solve && !G.unit_diag && l < n) {
-      const CT d = m[l * MS + l];
-      m[l * MS + K] = abs1(d) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), d) : from_real<CT>(0);
+      const CT d = m[packed_at<K>(lower, l, l)];
+      m[reciprocal_at<K>(l)] = abs1(d) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), d) : from_real<CT>(0);
     }
     __syncwarp();
     if (l < count) {
@@ -178,7 +191,7 @@ __global__ void __launch_bounds__(32 * kTriWarps) tri_leaf(const __grid_constant
             if (t < n) x[t] = mul(alpha, widen(pb[t * b_step]));
         }
       }
-      if (!G.zero_alpha) tri_line<K, MS>(x, m, n, lower, G.unit_diag, G.solve);
+      if (!G.zero_alpha) tri_line<K>(x, m, n, lower, G.unit_diag, G.solve);
       S *out = pb;
       keep_in_one_register(out);
       if (G.left) {

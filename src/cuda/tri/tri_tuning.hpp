@@ -1,6 +1,7 @@
 // Device trsm/trmm tuning: the named leaf configurations and the one crossover of the
-// triangular routines (leaf up to kTriLeafMax, recursion above; no measured crossover between
-// the two for batched orders 33..256 yet: the leaf stops at 32).
+// triangular routines (leaf up to kTriLeafMax, recursion above, diagonal blocks for one large
+// triangle; no measured crossover between leaf and recursion for batched orders 33..256 yet:
+// the leaf stops at 32).
 #pragma once
 #include "tri.hpp"
 
@@ -10,13 +11,45 @@ namespace bb::cuda {
 // max(K, lines) lanes (power of two, at most a warp) per problem and chunk of lines.
 enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, kTriConfigs };
 constexpr int kTriLeafMax = 32;
-constexpr int kTriWarps = 4;  // warps per block of the leaf kernels (not tuned yet)
-constexpr int tri_leaf_side(int config) { return 2 << config; }
 // The recursion splits a triangle of order n at a multiple of this (the leaves' order).
 constexpr int kTriSplitMultiple = kTriLeafMax;
+constexpr int tri_leaf_side(int config) { return 2 << config; }
+// A team's triangle in shared memory, packed by rows (K (K + 1) / 2 elements), then the K
+// reciprocals of its diagonal.
+BB_HOST_DEVICE constexpr int tri_leaf_team_elements(int K) { return K * (K + 1) / 2 + K; }
 // Shared memory of a leaf kernel per warp, in compute-type elements: the teams' triangles
-// (32 / K teams at most, each K x (K + 1)) and the warp's lines (K x 33).
-BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return 32 * (K + 1) + K * 33; }
+// (32 / K teams at most) and the warp's lines (K x 33; side Left passes B through them).
+BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return 32 / K * tri_leaf_team_elements(K) + K * 33; }
+// Warps per block of a leaf kernel: at most 4, and blocks of at most 32 KB of shared memory,
+// so that the SM's shared memory splits finely (c64 at K = 32, 26 KB a warp, gets 8 resident
+// warps in blocks of one, 4 in blocks of four; r64 at K = 32 the 14 that its registers allow).
+BB_HOST_DEVICE constexpr int tri_leaf_warps(int K, int compute_bytes) {
+  int w = 4;
+  while (w > 1 && w * tri_leaf_warp_elements(K) * compute_bytes > 32 * 1024) w /= 2;
+  return w;
+}
+// Blocks per SM that the leaf's register count must allow (__launch_bounds__): 12 warps, or 8
+// blocks of one warp (c64 at K = 32 needs 232 registers; capping it would spill).
+BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes) {
+  return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : 12 / tri_leaf_warps(K, compute_bytes);
+}
+// One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
+// of this order, each finished by one gemm with the block's inverse (trsm) or the block as a
+// full matrix (trmm), computed for every block at once beforehand (a batched call over the
+// blocks), instead of kTriInverseBlock / 32 leaves in series. Workspace: order x block
+// elements for the blocks and block x lines for a copy of B's rows, never B's size.
+constexpr int kTriInverseBlock = 256;
+constexpr int64_t kTriInverseMaxProblems = 4;  // taken one after the other
+constexpr int kTriInverseMinLines = 128;
+// Its gemms go to cuBLAS (single problems of 2^25 multiply-adds and more; H200, M = 8192,
+// N = 512, r64 trsm: 2.68 ms with the library's gemm kernels, 1.42-1.84 ms with cuBLAS's).
+// Blocks of 128 / 512 / 1024 measured 2.66 / 1.75 / 2.14 ms against 1.84 for 256 in one run.
+constexpr bool kTriInverseVendorGemm = true;
+inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
+  const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no
+  return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&
+         r.order() >= 2 * kTriInverseBlock && r.lines() >= kTriInverseMinLines;
+}
 // Lanes per team of a leaf kernel: a line each, at least K (the warp's triangles fit), at most
 // a warp; a problem with more lines takes several teams (chunks of lines).
 BB_HOST_DEVICE constexpr int tri_team(int K, int lines) {

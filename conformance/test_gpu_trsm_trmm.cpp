@@ -330,16 +330,19 @@ TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
     }
 }
 
-// The strided entry point on device data: more than 65535 problems of order 4 (leaf) and a few
-// thousand of order 40 (recursion), one A shared by all (stride 0), info in device memory;
-// every problem against the same call on host copies, a sample against the reference and
-// the residual.
+// The strided entry point on device data: more than 65535 problems of order 4 (leaf), a few
+// thousand of order 40 (recursion) and three of order 600 (diagonal blocks), one A shared by
+// all (stride 0), info in device memory; every problem against the same call on host copies,
+// a sample against the reference and the residual.
 TYPED_TEST(GpuTrsmTrmm, StridedManyProblems) {
   using T = typename TypeParam::type;
   struct Shape {
     int order, lines, count;
   };
-  const Shape shapes[] = {{4, 3, is_quad<T> ? 2000 : scaled(70000, 300)}, {40, 5, is_quad<T> ? 50 : scaled(3000, 20)}};
+  std::vector<Shape> shapes = {{4, 3, is_quad<T> ? 2000 : scaled(70000, 300)}, {40, 5, is_quad<T> ? 50 : scaled(3000, 20)}};
+  // A few large triangles (order 600: two 256-blocks and a partial one) go by diagonal blocks,
+  // one problem after the other with the shared A (r32..c64; r16 recursion, r128 staged).
+  if (!is_quad<T> && !gpu::reduced()) shapes.push_back({600, 130, 3});
   for (const Shape &s : shapes)
     for (bool solve : {true, false}) {
       SCOPED_TRACE(seed_note());

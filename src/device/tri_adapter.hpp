@@ -2,7 +2,8 @@
 // of order <= 32 go to the leaf kernels in the driver's launches; larger ones (and alpha = 0
 // above that order) to the core's recursion, one run at a time from the host (the driver's
 // "adapter-driven" runs, planned as kRunVendor), which launches leaves and the gemm core on
-// sub-blocks of the same operands: no upload, no workspace.
+// sub-blocks of the same operands: no upload, no workspace (one large triangle: a workspace of
+// its diagonal blocks, cuda/tri/tri.hpp).
 #pragma once
 #include "../common/column_major.hpp"
 #include "../cuda/tri/tri_tuning.hpp"

@@ -50,13 +50,7 @@ DevOperand sub_block(DevOperand o, int i, int j, int elem) {
   return o;
 }
 
-// The recursion of KBLAS's in-place trsm/trmm, on the whole run at once. The triangle M = op(A)
-// of order n splits at n1 (a multiple of the leaves' order) into M11, M22 and the
-// off-diagonal block that couples the halves. Half f needs nothing of the other: f = 0 where
-// side Left meets a lower M or side Right an upper one, else f = 1; o = 1 - f. trsm: solve f,
-// B_o = alpha B_o - coupling x X_f, solve o with alpha = 1. trmm: B_o = alpha M_oo B_o first
-// (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
-// op(A)'s diagonal blocks of order kTriInverseBlock of one problem's triangle, ready to be
+// op(A)'s diagonal blocks of order nb (kTriInverseBlock) of one problem's triangle, ready to be
 // multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
 // trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
 // w: room for a block x lines copy of B's rows.
@@ -99,8 +93,8 @@ __global__ void set_identity(S *t, int order, int64_t elements) {
 }
 
 // The diagonal-block path's workspace: the library's own stream-ordered pool per device, which
-// keeps its memory between calls (the default pool would hand it back to the driver at every
-// synchronisation, and the next call would allocate again). Holds the largest workspace used.
+// keeps up to kTriWorkspaceKept bytes between calls (the default pool would hand everything
+// back to the driver at every synchronisation, and the next call would allocate again).
 cudaMemPool_t workspace_pool(int device) {
   static std::mutex guard;
   static std::map<int, cudaMemPool_t> pools;
@@ -115,7 +109,7 @@ cudaMemPool_t workspace_pool(int device) {
     cudaGetLastError();
     return nullptr;
   }
-  uint64_t keep = UINT64_MAX;
+  uint64_t keep = kTriWorkspaceKept;
   cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   return pools[device] = pool;
 }
@@ -133,7 +127,11 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
   cudaMemPool_t pool = workspace_pool(s.ordinal());
-  if (!pool || s.check(cudaMallocFromPoolAsync(&work, t_bytes + w_bytes, pool, stream))) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  // No room for the workspace: the in-place recursion, which needs none (slower, same result).
+  if (!pool || cudaMallocFromPoolAsync(&work, t_bytes + w_bytes, pool, stream) != cudaSuccess) {
+    cudaGetLastError();
+    return recurse(s, p, r, vendor_backend);
+  }
   d.t = static_cast<char *>(work), d.w = d.t + t_bytes;
   by_precision(p, [&](auto x) {
     using S = decltype(x);
@@ -149,16 +147,24 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   blocks.left = true, blocks.m = blocks.n = nb;
   blocks.alpha[0] = 1, blocks.alpha[1] = 0;
   blocks.info = nullptr;
-  blocks.A.step = int64_t(nb) * (r.A.ld + 1);  // A(i nb, i nb): op(A)'s diagonal blocks
+  blocks.A.step = int64_t(nb) * (int64_t(r.A.ld) + 1);  // A(i nb, i nb): op(A)'s diagonal blocks
   blocks.B = DevOperand{d.t, int64_t(nb) * nb, nb, false};
-  // The gemms of this path (blocks' recursion, block leaves, couplings) go to cuBLAS: single
-  // problems of 2^25 multiply-adds and up, where it was measured faster (tri_tuning.hpp).
+  // Every gemm of this path (the blocks' batched recursion, the block leaves, the couplings)
+  // goes to cuBLAS, measured faster here (tri_tuning.hpp).
   recurse(s, p, blocks, kTriInverseVendorGemm || vendor_backend);
   recurse(s, p, r, kTriInverseVendorGemm || vendor_backend, &d, 0);
   s.check(cudaFreeAsync(work, stream));  // stream-ordered: after the work above
   return s.status();
 }
 
+// The recursion of KBLAS's in-place trsm/trmm, on the whole run at once. The triangle M = op(A)
+// of order n splits at n1 (a multiple of the leaves' order) into M11, M22 and the
+// off-diagonal block that couples the halves. Half f needs nothing of the other: f = 0 where
+// side Left meets a lower M or side Right an upper one, else f = 1; o = 1 - f. trsm: solve f,
+// B_o = alpha B_o - coupling x X_f, solve o with alpha = 1. trmm: B_o = alpha M_oo B_o first
+// (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
+// With d (one large triangle), the splits fall on d's block boundaries and a full block ends
+// in block_leaf; at: the run's triangle's first row in the whole triangle.
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int n = r.order(), elem = elem_bytes(p);

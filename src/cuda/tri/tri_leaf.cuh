@@ -1,11 +1,12 @@
 // trsm / trmm for a triangle of order <= K (K = 2..32): each lane holds one line of B in
 // registers (a column of B for side Left, a row for Right: X op(A) = alpha B is solved as
-// op(A)^T X^T = alpha B^T), the team's triangle M (op(A), or op(A)^T for Right) staged in shared
-// memory, read by every lane of the team at the same address (a broadcast). Side Right reads and
-// writes its rows straight from registers (consecutive lanes on consecutive elements); side Left
-// passes B's columns through shared memory so that global accesses run along them. Only the referenced triangle is read (the diagonal only for non-unit A); with
-// alpha = 0, neither A nor B (BLAS). Teams of tri_team(K, lines) lanes, 32 / team per warp, no
-// block barrier.
+// op(A)^T X^T = alpha B^T), the team's triangle M (op(A), or op(A)^T for Right) packed by rows
+// in shared memory, read by every lane of the team at the same address (a broadcast). Side
+// Right reads and writes its rows straight from registers (consecutive lanes on consecutive
+// elements); side Left passes B's columns through shared memory so that global accesses run
+// along them. Only the referenced triangle is read (the diagonal only for non-unit A); with
+// alpha = 0, neither A nor B (BLAS). Teams of tri_team(K, lines) lanes, 32 / team per warp,
+// 1-4 warps per block (tri_leaf_warps), no block barrier.
 #pragma once
 #include "../run_table.cuh"
 #include "../scalar.cuh"

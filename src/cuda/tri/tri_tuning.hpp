@@ -21,8 +21,8 @@ BB_HOST_DEVICE constexpr int tri_leaf_team_elements(int K) { return K * (K + 1) 
 // (32 / K teams at most) and the warp's lines (K x 33; side Left passes B through them).
 BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return 32 / K * tri_leaf_team_elements(K) + K * 33; }
 // Warps per block of a leaf kernel: at most 4, and blocks of at most 32 KB of shared memory,
-// so that the SM's shared memory splits finely (c64 at K = 32, 26 KB a warp, gets 8 resident
-// warps in blocks of one, 4 in blocks of four; r64 at K = 32 the 14 that its registers allow).
+// so that the SM's shared memory splits finely (c64 at K = 32: 26 KB a warp, blocks of one;
+// r64 at K = 32: 13 KB a warp, blocks of two, 14 resident warps as its registers allow).
 BB_HOST_DEVICE constexpr int tri_leaf_warps(int K, int compute_bytes) {
   int w = 4;
   while (w > 1 && w * tri_leaf_warp_elements(K) * compute_bytes > 32 * 1024) w /= 2;
@@ -41,10 +41,13 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes) {
 constexpr int kTriInverseBlock = 256;
 constexpr int64_t kTriInverseMaxProblems = 4;  // taken one after the other
 constexpr int kTriInverseMinLines = 128;
-// Its gemms go to cuBLAS (single problems of 2^25 multiply-adds and more; H200, M = 8192,
-// N = 512, r64 trsm: 2.68 ms with the library's gemm kernels, 1.42-1.84 ms with cuBLAS's).
+// Its gemms go to cuBLAS, small couplings included (H200, M = 8192, N = 512, r64 trsm: 2.68 ms
+// with the library's gemm kernels, 1.32-1.84 ms with cuBLAS's).
 // Blocks of 128 / 512 / 1024 measured 2.66 / 1.75 / 2.14 ms against 1.84 for 256 in one run.
 constexpr bool kTriInverseVendorGemm = true;
+// Workspace its memory pool keeps between calls (an order-8192 r64 triangle needs 17 MB); a
+// larger one goes back to the driver at the call's synchronisation.
+constexpr uint64_t kTriWorkspaceKept = uint64_t(256) << 20;
 inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no
   return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&

@@ -15,8 +15,8 @@
 // inverts factors made once by the library's getrf; potrf factors Hermitian positive definite
 // matrices, uplo Lower; geqrf writes n taus per problem. cublas-direct is cublas<t>getrfBatched,
 // cublas<t>getriBatched (out of place) plus the copy of its result back into A, timed together,
-// cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched; trsm and trmm run side Left,
-// uplo Lower, NoTrans, NonUnit, m = n, against cublas<t>trsmBatched (trmm has no batched cuBLAS
+// cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched; trsm and trmm run side Left
+// (--side right: Right), uplo Lower, NoTrans, NonUnit, m = n, against cublas<t>trsmBatched (trmm has no batched cuBLAS
 // routine: no cublas-direct row).
 // native-strided (gemm in both modes, the factorizations in device mode) times the same
 // matrices through the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group
@@ -98,6 +98,7 @@ struct Options {
   bool mixed = false;      // all sizes as groups of one call
   long groups = 1;         // --groups G (G > 1 sets mixed)
   bool one_per_group = false;   // every problem its own group
+  BLAS_Side side = BLAS_Left;   // trsm, trmm
   bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
   int var_lo = 0, var_hi = 0;  // --variable-sizes LO:HI (0: off); one problem per group
@@ -147,6 +148,7 @@ Lists are comma-separated; [...] is the default.
 
   --routine LIST    gemm,trsm,trmm,getrf,getri,potrf,geqrf  [gemm]
   --prec LIST       r16,c16,r32,c32,r64,c64,r128,c128  [r64]
+  --side S          trsm, trmm: left or right (uplo Lower, NoTrans, NonUnit)  [left]
   --sizes LIST      square problem orders, each >= 1; one call per size  [4,8,16]
   --batch N         problems per size, >= 1  [from --gb]
   --gb GB           matrix bytes per call (10^9), split evenly over the sizes, when --batch is
@@ -181,7 +183,7 @@ Lists are comma-separated; [...] is the default.
                     device pointer arrays, info in device memory; cuBLAS's <t>geqrfBatched on
                     device pointer arrays of A and of tau (n entries per problem, n apart),
                     info one int in host memory (argument errors only). trsm: cuBLAS's
-                    <t>trsmBatched (side Left, Lower, NoTrans, NonUnit, as every device trsm
+                    <t>trsmBatched (--side, Lower, NoTrans, NonUnit, as every device trsm
                     and trmm row) on the device pointer arrays; trmm: none (cuBLAS has no
                     batched trmm; a note). All five: r32, r64,
                     c32, c64 only (cuBLAS and cuSOLVER have no r16, c16, r128, c128 ones: a
@@ -398,6 +400,11 @@ Options parse(int argc, char **argv) {
     };
     if (a == "--routine") o.routines = one_of(a, val(), kRoutines);
     else if (a == "--prec") o.precs = one_of(a, val(), kPrecs);
+    else if (a == "--side") {
+      const std::string v = val();
+      if (v != "left" && v != "right") throw Usage("--side takes left or right, got " + v);
+      o.side = v == "left" ? BLAS_Left : BLAS_Right;
+    }
     else if (a == "--backend") o.backends = one_of(a, val(), kBackends), o.backends_given = true;
     else if (a == "--sizes") {
       o.sizes.clear(), sizes_given = true;
@@ -573,6 +580,12 @@ struct Row {
   double host_read_gbps = NAN, h2d_gbps = NAN, floor_ms = NAN, call_floor_ms = NAN;  // device rows
   std::string notes;  // no commas: one CSV field
 };
+
+// Appends to a row's notes (one CSV field: no commas).
+void add_note(Row &r, std::string note) {
+  std::replace(note.begin(), note.end(), ',', ';');
+  r.notes += (r.notes.empty() ? "" : "; ") + note;
+}
 
 // NaN marks a value that does not apply: '-' in the table, an empty CSV field.
 std::string num(double v, const char *f, const char *none) {
@@ -774,7 +787,8 @@ struct Case {
   // or with one_per_group one per problem (each its own group of one, same pointers).
   std::vector<int> gn, gsize;
   std::vector<BLAS_Op> nt;
-  std::vector<BLAS_Side> left;
+  std::vector<BLAS_Side> left;  // trsm, trmm: every group's side (--side)
+  BLAS_Side tri_side = BLAS_Left;
   std::vector<BLAS_Uplo> lower;
   std::vector<BLAS_Diag> nonunit;
   std::vector<T> one, half_;
@@ -784,7 +798,7 @@ struct Case {
       if (one_per_group) gn.insert(gn.end(), count[g], n[g]), gsize.insert(gsize.end(), count[g], 1);
       else gn.push_back(n[g]), gsize.push_back(int(count[g]));
     std::size_t G = gn.size();
-    nt.assign(G, BLAS_NoTrans), left.assign(G, BLAS_Left), lower.assign(G, BLAS_Lower);
+    nt.assign(G, BLAS_NoTrans), left.assign(G, tri_side), lower.assign(G, BLAS_Lower);
     nonunit.assign(G, BLAS_NonUnit), one.assign(G, T(1)), half_.assign(G, T(0.5f));
   }
   int groups() const { return int(gn.size()); }
@@ -869,6 +883,7 @@ void run_case(const Options &o, const std::string &routine, const std::vector<in
     else std::rotate(backends.begin(), it, it + 1);
   }
   std::vector<std::vector<Row>> done;
+  c.tri_side = o.side;
   for (bool one_per_group : groupings(o)) {
     c.set_groups(one_per_group);
     std::vector<T> reference_out;
@@ -904,6 +919,7 @@ void run_case(const Options &o, const std::string &routine, const std::vector<in
       row.n = sizes.size() == 1 ? sizes[0] : 0, row.sizes = join_sizes(sizes);
       row.batch = c.total, row.groups = c.groups(), row.tag = o.tag;
       if (one_per_group) row.layout += "/one-per-group";
+      if ((routine == "trsm" || routine == "trmm") && o.side == BLAS_Right) add_note(row, "side Right");
       row.ms = median(t), row.min_ms = *std::min_element(t.begin(), t.end());
       row.max_ms = *std::max_element(t.begin(), t.end()), row.reps = reps;
       row.gflops = fl / (row.ms * 1e6), row.gbps = total_bytes / (row.ms * 1e6);
@@ -1317,10 +1333,10 @@ cublasStatus_t cu_geqrf(cublasHandle_t h, int n, T *const *dA, T *const *dTau, i
     return cublasCgeqrfBatched(h, n, n, (cuComplex *const *)dA, n, (cuComplex *const *)dTau, info, batch);
   else return CUBLAS_STATUS_NOT_SUPPORTED;
 }
-// Left, lower, NoTrans, NonUnit, m = n, in place on B; dA and dB device arrays of device pointers.
+// Lower, NoTrans, NonUnit, m = n, in place on B; dA and dB device arrays of device pointers.
 template <class T>
-cublasStatus_t cu_trsm(cublasHandle_t h, int n, T alpha, T *const *dA, T *const *dB, int batch) {
-  const cublasSideMode_t L = CUBLAS_SIDE_LEFT;
+cublasStatus_t cu_trsm(cublasHandle_t h, BLAS_Side side, int n, T alpha, T *const *dA, T *const *dB, int batch) {
+  const cublasSideMode_t L = side == BLAS_Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
   const cublasFillMode_t lo = CUBLAS_FILL_MODE_LOWER;
   const cublasOperation_t N = CUBLAS_OP_N;
   const cublasDiagType_t nu = CUBLAS_DIAG_NON_UNIT;
@@ -1608,11 +1624,6 @@ void note_reference_skipped() {
   said = true;
 }
 
-// Appends to a row's notes (one CSV field: no commas).
-void add_note(Row &r, std::string note) {
-  std::replace(note.begin(), note.end(), ',', ';');
-  r.notes += (r.notes.empty() ? "" : "; ") + note;
-}
 // time(theirs) / time(mine) in the notes of mine's row, when the call has both rows (native-devptr
 // against cublas-batched: vs_cublas stays against cublas-direct on every row).
 void note_ratio(std::vector<Row> &rows, const char *theirs, const char *mine) {
@@ -2070,10 +2081,10 @@ double chol_residual(int n, const T *A, const T *F, double eps) {
 }
 
 // trsm: ||L X - alpha B||_F / (||L||_F ||X||_F n eps); trmm: ||X - alpha L B||_F /
-// (|alpha| ||L||_F ||B||_F n eps); in double, L the lower triangle of Ltri (above it is not
-// read), B the input, X the output.
+// (|alpha| ||L||_F ||B||_F n eps); side Right: X L and B L; in double, L the lower triangle of
+// Ltri (above it is not read), B the input, X the output.
 template <class T>
-double tri_residual(int n, const T *Ltri, const T *B, const T *X, T alpha, bool solve, double eps) {
+double tri_residual(int n, const T *Ltri, const T *B, const T *X, T alpha, bool solve, bool right, double eps) {
   using C = std::complex<double>;
   const std::size_t N = std::size_t(n);
   const C a = to_cd(alpha);
@@ -2084,7 +2095,10 @@ double tri_residual(int n, const T *Ltri, const T *B, const T *X, T alpha, bool 
   for (std::size_t j = 0; j < N; ++j)
     for (std::size_t i = 0; i < N; ++i) {
       C s = 0;
-      for (std::size_t k = 0; k <= i; ++k) s += to_cd(Ltri[i + k * N]) * to_cd(in[k + j * N]);
+      if (right)
+        for (std::size_t k = j; k < N; ++k) s += to_cd(in[i + k * N]) * to_cd(Ltri[k + j * N]);
+      else
+        for (std::size_t k = 0; k <= i; ++k) s += to_cd(Ltri[i + k * N]) * to_cd(in[k + j * N]);
       const C r = solve ? s - a * to_cd(B[i + j * N]) : to_cd(X[i + j * N]) - a * s;
       d2 += std::norm(r), b2 += std::norm(to_cd(in[i + j * N]));
     }
@@ -2151,6 +2165,7 @@ struct FactDevCase {
   const T alpha = T(1.5);
   long pool_count = 0;
   const BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row
+  BLAS_Side side = BLAS_Left;          // trsm, trmm (--side)
 
   void set_routine(const std::string &r) {
     routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf";
@@ -2336,18 +2351,17 @@ struct FactDevCase {
     const int64_t st = int64_t(nn());
     if (tri) {
       auto f = solve ? &Api<T>::trsm_strided : &Api<T>::trmm_strided;
-      return f(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tri(s), n, st, B(s), n,
-               st, count, info.data());
+      return f(BLAS_ColMajor, side, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tri(s), n, st, B(s), n, st,
+               count, info.data());
     }
     if (getri) return Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data());
     if (potrf) return Api<T>::potrf_strided(BLAS_ColMajor, lower, n, A(s), n, st, count, info.data());
     if (geqrf) return Api<T>::geqrf_strided(BLAS_ColMajor, n, n, A(s), n, st, Tau(s), n, count, info.data());
     return Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
   }
-  // trsm / trmm through the group API: side Left, uplo Lower, NoTrans, NonUnit, m = n.
+  // trsm / trmm through the group API: uplo Lower, NoTrans, NonUnit, m = n.
   int tri_call(T **tri_a, T **b, int *inf) {
     const int N = n, cnt = count;
-    const BLAS_Side side = BLAS_Left;
     const BLAS_Op op = BLAS_NoTrans;
     const BLAS_Diag diag = BLAS_NonUnit;
     auto f = solve ? &Api<T>::trsm : &Api<T>::trmm;
@@ -2363,7 +2377,7 @@ struct FactDevCase {
     auto text = [](cublasStatus_t r) {
       return r == CUBLAS_STATUS_SUCCESS ? std::string() : std::string("cuBLAS: ") + cublasGetStatusString(r);
     };
-    if (tri) return solve ? text(cu_trsm<T>(gpu.blas, n, alpha, dpt + at, dpa + at, count)) : "no batched cuBLAS trmm";
+    if (tri) return solve ? text(cu_trsm<T>(gpu.blas, side, n, alpha, dpt + at, dpa + at, count)) : "no batched cuBLAS trmm";
     if (potrf) {
 #if BB_BENCH_CUSOLVER
       const cusolverStatus_t r = cu_potrf<T>(gpu.solver_handle(), n, dpa + at, dinfo, count);
@@ -2435,7 +2449,7 @@ struct FactDevCase {
         if (tri) {
           std::vector<T> a0(nn());
           CUDA_OK(cudaMemcpy(a0.data(), Tri(0) + p * nn(), nn() * sizeof(T), cudaMemcpyDeviceToHost));
-          const double err = tri_residual(n, a0.data(), A0, x.data(), alpha, solve, eps);
+          const double err = tri_residual(n, a0.data(), A0, x.data(), alpha, solve, side == BLAS_Right, eps);
           if (!(err <= worst)) worst = err;
           continue;
         }
@@ -2493,7 +2507,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
   if (cublas && routine == "potrf") gpu.solver_handle();  // made before the case takes its memory
 #endif
   FactDevCase<T> c;
-  c.set_routine(routine), c.n = n, c.count = count;
+  c.set_routine(routine), c.n = n, c.count = count, c.side = o.side;
   std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && getri);
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
@@ -2563,6 +2577,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     if (cub && c.potrf) add_note(row, "cusolverDn<t>potrfBatched uplo Lower");
     if (cub && c.geqrf) add_note(row, "cublas<t>geqrfBatched");
     if (cub && c.tri) add_note(row, "cublas<t>trsmBatched");
+    if (c.tri && c.side == BLAS_Right) add_note(row, "side Right");
     if (o.check) {
       using InfoAt = typename FactDevCase<T>::InfoAt;
       const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf || c.tri ? InfoAt::none : InfoAt::device;

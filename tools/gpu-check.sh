@@ -133,11 +133,12 @@ fi
 if has tribench; then
   # Batched trsm and trmm (side Left, Lower, NoTrans, NonUnit) against cublas<t>trsmBatched (trmm:
   # no batched cuBLAS routine), and one large problem (M = 8192, N = 512, r64) against cuBLAS's
-  # trsm/trmm and the DGEMM of the same flops (TRIPREC, TRISIZES pick a part).
+  # trsm/trmm and the DGEMM of the same flops (TRIPREC, TRISIZES pick a part; TRISIDE=right).
   bench=$build/bench/blas_batched_bench
   for p in ${TRIPREC:-r64 r32 c64 c32 r16}; do
     "$bench" --routine trsm,trmm --prec $p --sizes ${TRISIZES:-2,4,8,16,32,64,128,256} --device gpu --check \
-      --backend native,native-strided,native-devptr,cublas-direct --csv "$out/tri-$p-$gpu.csv"
+      --side ${TRISIDE:-left} --backend native,native-strided,native-devptr,cublas-direct \
+      --csv "$out/tri-$p${TRISIDE:+-$TRISIDE}-$gpu.csv"
   done > "$out/tribench-$gpu.log" 2>&1
   grep -E "^(trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/tribench-$gpu.log" |
     awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'

@@ -16,8 +16,8 @@
 // matrices, uplo Lower; geqrf writes n taus per problem. cublas-direct is cublas<t>getrfBatched,
 // cublas<t>getriBatched (out of place) plus the copy of its result back into A, timed together,
 // cusolverDn<t>potrfBatched (uplo Lower), or cublas<t>geqrfBatched; trsm and trmm run side Left
-// (--side right: Right), uplo Lower, NoTrans, NonUnit, m = n, against cublas<t>trsmBatched (trmm has no batched cuBLAS
-// routine: no cublas-direct row).
+// (--side right: Right), uplo Lower, NoTrans, NonUnit, m = n, against cublas<t>trsmBatched
+// (trmm has no batched cuBLAS routine: no cublas-direct row).
 // native-strided (gemm in both modes, the factorizations in device mode) times the same
 // matrices through the strided entry point BLAS_<routine>_batched_strided_<prec>, for one group
 // of back-to-back matrices; native-devptr (device mode) through the group API with the pointer
@@ -787,7 +787,7 @@ struct Case {
   // or with one_per_group one per problem (each its own group of one, same pointers).
   std::vector<int> gn, gsize;
   std::vector<BLAS_Op> nt;
-  std::vector<BLAS_Side> left;  // trsm, trmm: every group's side (--side)
+  std::vector<BLAS_Side> sides;  // trsm, trmm: every group's side (tri_side, from --side)
   BLAS_Side tri_side = BLAS_Left;
   std::vector<BLAS_Uplo> lower;
   std::vector<BLAS_Diag> nonunit;
@@ -798,7 +798,7 @@ struct Case {
       if (one_per_group) gn.insert(gn.end(), count[g], n[g]), gsize.insert(gsize.end(), count[g], 1);
       else gn.push_back(n[g]), gsize.push_back(int(count[g]));
     std::size_t G = gn.size();
-    nt.assign(G, BLAS_NoTrans), left.assign(G, tri_side), lower.assign(G, BLAS_Lower);
+    nt.assign(G, BLAS_NoTrans), sides.assign(G, tri_side), lower.assign(G, BLAS_Lower);
     nonunit.assign(G, BLAS_NonUnit), one.assign(G, T(1)), half_.assign(G, T(0.5f));
   }
   int groups() const { return int(gn.size()); }
@@ -809,7 +809,7 @@ struct Case {
       return Api<T>::gemm(BLAS_ColMajor, nt.data(), nt.data(), d, d, d, one.data(), ptr[0].data(), d,
                           ptr[1].data(), d, half_.data(), ptr[2].data(), d, G, sizes, info.data());
     if (r == "trsm" || r == "trmm")
-      return (r == "trsm" ? Api<T>::trsm : Api<T>::trmm)(BLAS_ColMajor, left.data(), lower.data(), nt.data(),
+      return (r == "trsm" ? Api<T>::trsm : Api<T>::trmm)(BLAS_ColMajor, sides.data(), lower.data(), nt.data(),
                                                         nonunit.data(), d, d, one.data(), ptr[0].data(), d,
                                                         ptr[1].data(), d, G, sizes, info.data());
     if (r == "getrf") return Api<T>::getrf(BLAS_ColMajor, d, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());

@@ -299,16 +299,16 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
   }
 }
 
-// One large problem: the recursion several levels deep (the split at 1024, 512, ...), the gemm
-// core on large sub-blocks; both sides.
+// One large problem, both sides, two sets of options. Host pointer arrays make it a strided
+// run: order >= 512 with >= 128 lines goes by diagonal blocks (256 x 256, inverted or made full
+// beforehand; 1000 leaves a partial last block). Device pointer arrays keep the in-place
+// recursion several levels deep (the split at 1024, 512, ...): at order 2048 in r32 and r64
+// its top-level updates (1024 x 300 x 1024) reach the gemm core's cuBLAS rule for few large
+// problems (2^28 multiply-adds).
 TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
   using T = typename TypeParam::type;
-  // r32 and r64 at order 2048: the top-level updates (1024 x 300 x 1024) reach the gemm core's
-  // cuBLAS rule for few large problems (2^28 multiply-adds).
   const bool cublas_size = std::is_same_v<T, float> || std::is_same_v<T, double>;
   const int big = is_quad<T> ? 100 : scaled(cublas_size ? 2048 : 1000, 200), lines = is_quad<T> ? 20 : scaled(300, 40);
-  // One problem of order >= 512 with >= 128 lines goes by diagonal blocks (inverted or made
-  // full beforehand, 256 x 256; 1000 leaves a partial last block): two sets of options.
   struct Options {
     BLAS_Uplo uplo;
     BLAS_Op ta;
@@ -317,17 +317,22 @@ TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
   const Options sets[] = {{BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit},
                           {BLAS_Upper, is_cplx<T> ? BLAS_ConjTrans : BLAS_Trans, BLAS_Unit}};
   for (const Options &o : sets)
-  for (bool solve : {true, false})
-    for (BLAS_Side side : kSides) {
-      TriCase<T> c{solve, BLAS_ColMajor, side, o.uplo, o.ta, o.diag, {}, {}, {}};
-      const int m = side == BLAS_Left ? big : lines, n = side == BLAS_Left ? lines : big;
-      c.groups.push_back(TriGroup<T>{m, n, 1, random_value<T>()});
-      c.A.push_back(make_triangular<T>(big, BLAS_ColMajor, 1, o.uplo, o.diag));
-      c.B.emplace_back(m, n, BLAS_ColMajor, 2);
-      c.B.back().fill_random();
-      check_device_case(c, CallOpts{});
-      if (::testing::Test::HasFatalFailure()) return;
-    }
+    for (bool solve : {true, false})
+      for (BLAS_Side side : kSides) {
+        TriCase<T> c{solve, BLAS_ColMajor, side, o.uplo, o.ta, o.diag, {}, {}, {}};
+        const int m = side == BLAS_Left ? big : lines, n = side == BLAS_Left ? lines : big;
+        c.groups.push_back(TriGroup<T>{m, n, 1, random_value<T>()});
+        c.A.push_back(make_triangular<T>(big, BLAS_ColMajor, 1, o.uplo, o.diag));
+        c.B.emplace_back(m, n, BLAS_ColMajor, 2);
+        c.B.back().fill_random();
+        check_device_case(c, CallOpts{});
+        if (::testing::Test::HasFatalFailure()) return;
+        if (is_quad<T> || &o != &sets[0]) continue;  // r128/c128: no device pointer arrays (SPEC 9.2)
+        CallOpts arrays;
+        arrays.device_arrays = true;
+        check_device_case(c, arrays);
+        if (::testing::Test::HasFatalFailure()) return;
+      }
 }
 
 // The strided entry point on device data: more than 65535 problems of order 4 (leaf), a few

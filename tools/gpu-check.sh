@@ -150,8 +150,9 @@ if has triprofile; then
   # Why the trsm leaf runs where it does (ncu: throughput, occupancy, stall reasons), one launch
   # each: r64 at n = 4 and 32 (leaf), c64 at 32 (186 registers, 135 KB of shared memory a block).
   bench=$build/bench/blas_batched_bench
-  for spec in "r64 4" "r64 32" "c64 32"; do
-    set -- $spec
+  # TRIPROFILE: "prec:n" pairs to profile instead.
+  for spec in ${TRIPROFILE:-r64:4 r64:32 c64:32}; do
+    set -- ${spec/:/ }
     echo "== trsm $1 n=$2 (tri_leaf)"
     ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
       --section InstructionStats -k regex:tri_leaf -c 1 "$bench" --routine trsm --prec "$1" --sizes "$2" --device gpu \

@@ -97,13 +97,55 @@ __device__ __forceinline__ void staged_steps(Load &&load, Store &&store) {
   }
 }
 
+// Staging without registers where the stored type is the compute type and 8 or 16 bytes (r64,
+// c32, c64): each element an asynchronous copy from global into shared memory (cp.async, Ampere
+// and later), so that a lane's whole share of A and B is in flight at once and costs no
+// registers. H200, trsm kernel % of bandwidth at n = 4 / 8 / 16 / 32, register staging -> copies:
+// c64 60 / 53 / 49 / 20 -> 67 / 78 / 71 / 27, c32 46 / 45 / 33 / 23 -> 50 / 59 / 53 / 37, r64
+// 47 / 57 / 62 / 52 -> 49 / 60 / 63 / 60. r32 lost 3-10 points with copies (twice the copies per
+// byte) and half precision widens, so both stage through registers (staged_steps).
+template <class S> constexpr bool kAsyncStaging = sizeof(S) == sizeof(typename dev<S>::C) && sizeof(S) >= 8;
+template <class S> __device__ __forceinline__ void copy_async(S *shared, const S *global) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared))),
+               "l"(global), "n"(int(sizeof(S))));
+#else
+  *shared = *global;
+#endif
+}
+__device__ __forceinline__ void wait_async_copies() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+// A team's staging pass over steps s = 0..K-1: has(s) whether step s has an element for this
+// lane, at(s) its address, target(s) its place in shared memory. Copies are raw; staging through
+// registers conjugates where asked (the copies' conjugation is a pass of its own).
+template <int K, int U, class S, class CT, class Has, class At, class Target>
+__device__ __forceinline__ void stage(Has &&has, At &&at, Target &&target, bool conjugate = false) {
+  if constexpr (kAsyncStaging<S>) {
+#pragma unroll
+    for (int s = 0; s < K; ++s)
+      if (has(s)) copy_async(reinterpret_cast<S *>(target(s)), at(s));
+  } else {
+    staged_steps<K, U, CT>(
+        [&](int s, CT &v) {
+          if (!has(s)) return false;
+          v = widen(*at(s));
+          if (conjugate) v = conj(v);
+          return true;
+        },
+        [&](int s, CT v) { *target(s) = v; });
+  }
+}
+
 // The output pass recomputes its addresses from this pointer instead of keeping the input
 // pass's K addresses alive across the solve (registers the compiler would otherwise hold).
 template <class T> __device__ __forceinline__ void keep_in_one_register(T *&p) { asm volatile("" : "+l"(p)); }
 
 template <class S, int K>
 __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev<S>::C))),
-                                  tri_leaf_min_blocks(K, int(sizeof(typename dev<S>::C))))
+                                  tri_leaf_min_blocks(K, int(sizeof(typename dev<S>::C)), !kAsyncStaging<S>))
     tri_leaf(const __grid_constant__ TriLaunch L) {
   using CT = typename dev<S>::C;
   constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
@@ -137,24 +179,19 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     // Staging lanes: row r = l % K of a K-row tile, columns c0, c0 + per, ... (consecutive lanes
     // on consecutive stored rows: coalesced where columns are contiguous).
     const int r = l % K, c0 = l / K, per = W / K;
-    if (compute) {
-      // A's referenced triangle (the diagonal only for non-unit A) into M.
-      const S *const pa = a + r + c0 * lda;
-      const int64_t a_step = per * lda;
-      staged_steps<K, U, CT>(
-          [&](int s, CT &v) {
-            const int d = r - (c0 + s * per);
-            const bool referenced = d == 0 ? !G.unit_diag : G.lower ? d > 0 : d < 0;
-            if (!(r < n && c0 + s * per < n && referenced)) return false;
-            v = widen(pa[s * a_step]);
-            if (conjugated) v = conj(v);
-            return true;
-          },
-          [&](int s, CT v) {
-            const int c = c0 + s * per;
-            m[transposed ? packed_at<K>(lower, c, r) : packed_at<K>(lower, r, c)] = v;
-          });
-    }
+    // A's referenced triangle (the diagonal only for non-unit A) into M.
+    const S *const pa = a + r + c0 * lda;
+    const int64_t a_step = per * lda;
+    auto a_has = [&](int s) {
+      const int d = r - (c0 + s * per);
+      const bool referenced = d == 0 ? !G.unit_diag : G.lower ? d > 0 : d < 0;
+      return compute && r < n && c0 + s * per < n && referenced;
+    };
+    auto a_target = [&](int s) {
+      const int c = c0 + s * per;
+      return m + (transposed ? packed_at<K>(lower, c, r) : packed_at<K>(lower, r, c));
+    };
+    if (compute) stage<K, U, S, CT>(a_has, [&](int s) { return pa + s * a_step; }, a_target, conjugated);
     // Side Left: B's columns come through the lines' area (lanes along a column in global
     // memory, a column per lane in registers); side Right reads rows straight into registers
     // (consecutive lanes on consecutive rows).
@@ -162,12 +199,15 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     const int64_t b_step = G.left ? per * ldb : ldb;
     const int xs_first = r * XS + q * W + c0;
     if (compute && G.left)
-      staged_steps<K, U, CT>([&](int s, CT &v) {
-            if (!(r < n && c0 + s * per < count)) return false;
-            v = widen(pb[s * b_step]);
-            return true;
-          },
-          [&](int s, CT v) { xs[xs_first + s * per] = v; });
+      stage<K, U, S, CT>([&](int s) { return r < n && c0 + s * per < count; }, [&](int s) { return pb + s * b_step; },
+                         [&](int s) { return xs + xs_first + s * per; });
+    if constexpr (kAsyncStaging<S>) {
+      wait_async_copies();
+      if (conjugated)  // A^H's conjugation on the lane's own copied elements
+#pragma unroll
+        for (int s = 0; s < K; ++s)
+          if (a_has(s)) *a_target(s) = conj(*a_target(s));
+    }
     __syncwarp();
     // trsm: the reciprocals of M's diagonal, a lane per row, where they stay finite (a subnormal
     // diagonal's would overflow: 0 marks a row that divides; 1 / Inf = 0 divides too).

@@ -28,10 +28,25 @@ BB_HOST_DEVICE constexpr int tri_leaf_warps(int K, int compute_bytes) {
   while (w > 1 && w * tri_leaf_warp_elements(K) * compute_bytes > 32 * 1024) w /= 2;
   return w;
 }
-// Blocks per SM that the leaf's register count must allow (__launch_bounds__): 12 warps, or 8
-// blocks of one warp (c64 at K = 32 needs 232 registers; capping it would spill).
-BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes) {
-  return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : 12 / tri_leaf_warps(K, compute_bytes);
+// Blocks per SM that the leaf's register count must allow (__launch_bounds__): a budget of the
+// line's registers (K compute-type elements) plus a slack where staging copies (r64, c32, c64).
+// H200, kernel % of bandwidth at n = 4..32
+// with the copies of tri_leaf.cuh: slack 64 spills at K >= 16 and loses up to 12 points (r64
+// n = 32); 96 and the earlier rule (12 warps per SM) within a few points, 96 ahead for c64 n = 8.
+#ifndef BB_TRI_REGISTER_SLACK
+#define BB_TRI_REGISTER_SLACK 96
+#endif
+BB_HOST_DEVICE constexpr int tri_leaf_register_budget(int K, int compute_bytes) {
+  return K * compute_bytes / 4 + BB_TRI_REGISTER_SLACK;
+}
+// Registers are split between the SM's four schedulers: warps per SM in multiples of 4 (9 warps
+// would cap every warp at a third of a scheduler's registers, 168 where 224 were meant).
+BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool register_staging) {
+  if (register_staging)  // the earlier rule, 12 warps (r32 lost 7-10 points at n = 16, 32 under the budget)
+    return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : 12 / tri_leaf_warps(K, compute_bytes);
+  const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
+  const int blocks = warps / tri_leaf_warps(K, compute_bytes);
+  return blocks > 0 ? blocks : 1;
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
 // of this order, each finished by one gemm with the block's inverse (trsm) or the block as a

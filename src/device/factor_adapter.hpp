@@ -9,6 +9,7 @@
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
+#include "staged.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -125,17 +126,15 @@ struct FactorAdapter {
   // r128/c128 and the reference backend: each problem's A (its whole extent) and getri's ipiv
   // come to host memory, the host backend computes, and what it wrote goes back (A's logical
   // elements, potrf's triangle only; getrf's ipiv, geqrf's tau); in batches of at most
-  // kStagedBytes of host memory. Writes the group's info; adds its problems with non-zero info
-  // to `failures`.
-  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;
+  // kStagedBytes of host memory (staged.hpp). Writes the group's info; adds its problems with
+  // non-zero info to `failures`.
   static int staged(cuda::Session &s, const Call &c, int g, int64_t offset, int64_t count, Backend backend,
                     int64_t &failures) {
     const int m = rows(c, g), n = c.n[g], nvec = kPotrf ? 0 : std::min(m, n);
     const bool col = c.layout == BLAS_ColMajor;
     const std::size_t ld = std::size_t(c.A_ld[g]);
-    const std::size_t ea = (m == 0 || n == 0) ? 0 : col ? std::size_t(n - 1) * ld + m : std::size_t(m - 1) * ld + n;
-    const std::size_t per = std::max<std::size_t>(ea * sizeof(T) + nvec * sizeof(Vector), 1);
-    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    const std::size_t ea = stored_extent(col, m, n, int(ld));
+    const int64_t batch = staged_batch_size(count, ea * sizeof(T) + nvec * sizeof(Vector));
     std::vector<T> abuf(std::size_t(batch) * ea);
     std::vector<Vector> vbuf(std::size_t(batch) * nvec);
     std::vector<int> info(batch);
@@ -165,13 +164,8 @@ struct FactorAdapter {
       h.A = Ah.data();
       if constexpr (kGeqrf) h.tau = Vh.data();
       else if constexpr (!kPotrf) h.ipiv = Vh.data();
-      const Where where = host_choice<T>(backend, Call::routine, c.order(g));
-      const int64_t first[2] = {0, k};
-      const GroupRecord group{0, where};
-      const double order = double(c.order(g));
-      const host::GroupTable table{first, &group, 1, double(k) * order * order * order, where == Where::host_lapack};
       bool alloc_failed = false;
-      failures += host::run(h, table, backend == Backend::reference, alloc_failed);
+      failures += run_staged_batch<T>(h, Call::routine, c.order(g), k, backend, alloc_failed);
       if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
       for (int64_t i = 0; i < k; ++i) {
         const int64_t p = offset + done + i;

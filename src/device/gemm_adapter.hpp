@@ -4,6 +4,7 @@
 #include "../cuda/gemm/gemm_tuning.hpp"
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
+#include "staged.hpp"
 
 #include <array>
 #include <vector>
@@ -135,12 +136,9 @@ struct Adapter<GemmCall<T>> {
   // pointer arrays): the largest of its operands' extents, in bytes.
   static std::size_t scratch_bytes(const Group &d) {
     const Run &r = d.run;
-    auto extent = [](int rows, int cols, int ld) {
-      return rows > 0 && cols > 0 ? std::size_t(cols - 1) * ld + rows : std::size_t(0);
-    };
-    const std::size_t a = extent(r.ta == 0 ? r.m : r.k, r.ta == 0 ? r.k : r.m, r.A.ld);
-    const std::size_t b = extent(r.tb == 0 ? r.k : r.n, r.tb == 0 ? r.n : r.k, r.B.ld);
-    return std::max({a, b, extent(r.m, r.n, r.C.ld)}) * sizeof(T);
+    const std::size_t a = stored_extent(true, r.ta == 0 ? r.m : r.k, r.ta == 0 ? r.k : r.m, r.A.ld);
+    const std::size_t b = stored_extent(true, r.tb == 0 ? r.k : r.n, r.tb == 0 ? r.n : r.k, r.B.ld);
+    return std::max({a, b, stored_extent(true, r.m, r.n, r.C.ld)}) * sizeof(T);
   }
 
   // Units (team tasks) of a run under a configuration, and units per thread block.
@@ -165,18 +163,17 @@ struct Adapter<GemmCall<T>> {
   // r128/c128 (no GPU arithmetic) and the reference backend: each problem's matrices come to
   // host memory, the host backend computes, and C goes back element-exact (padding between
   // columns untouched). Correct but slow: a few copies per problem (SPEC.md section 5). In
-  // batches of at most kStagedBytes of host memory, whatever the group's size. Writes the
-  // group's info; returns a status and adds NULL-pointer problems to `failures`.
-  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;  // MoreThan65535Problems spans two
+  // batches of at most kStagedBytes of host memory (staged.hpp). Writes the group's info;
+  // returns a status and adds NULL-pointer problems to `failures`.
   static int staged(cuda::Session &s, const GemmCall<T> &c, int g, int64_t offset, int64_t count, Backend backend,
                     int64_t &failures) {
     const bool an = c.A_trans[g] == BLAS_NoTrans, bn = c.B_trans[g] == BLAS_NoTrans;
     const int m = c.m[g], n = c.n[g], k = c.k[g];
-    const std::size_t ea = extent(c.layout, an ? m : k, an ? k : m, c.A_ld[g]);
-    const std::size_t eb = extent(c.layout, bn ? k : n, bn ? n : k, c.B_ld[g]);
-    const std::size_t ec = extent(c.layout, m, n, c.C_ld[g]);
-    const std::size_t per = std::max<std::size_t>((ea + eb + ec) * sizeof(T), 1);
-    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    const bool col = c.layout == BLAS_ColMajor;
+    const std::size_t ea = stored_extent(col, an ? m : k, an ? k : m, c.A_ld[g]);
+    const std::size_t eb = stored_extent(col, bn ? k : n, bn ? n : k, c.B_ld[g]);
+    const std::size_t ec = stored_extent(col, m, n, c.C_ld[g]);
+    const int64_t batch = staged_batch_size(count, (ea + eb + ec) * sizeof(T));
     std::vector<T> buf(std::size_t(batch) * (ea + eb + ec));
     std::vector<T *> Ah(batch), Bh(batch), Ch(batch);
     for (int64_t done = 0; done < count; done += batch)
@@ -213,14 +210,8 @@ struct Adapter<GemmCall<T>> {
     h.A_trans += g, h.B_trans += g, h.m += g, h.n += g, h.k += g, h.alpha += g, h.beta += g;
     h.A_ld += g, h.B_ld += g, h.C_ld += g;
     h.A = Ah, h.B = Bh, h.C = Ch;
-    const Where where = host_choice<T>(backend, Routine::gemm, c.order(g));
-    const int64_t first[2] = {0, count};
-    const GroupRecord group{0, where};
-    const double order = double(c.order(g));
-    const host::GroupTable table{first, &group, 1, double(count) * order * order * order,
-                                 where == Where::host_lapack};
     bool alloc_failed = false;
-    host::run(h, table, backend == Backend::reference, alloc_failed);
+    run_staged_batch<T>(h, Routine::gemm, c.order(g), count, backend, alloc_failed);
     if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
     const bool col = c.layout == BLAS_ColMajor;
     for (int64_t i = 0; i < count; ++i) {
@@ -232,12 +223,6 @@ struct Adapter<GemmCall<T>> {
     }
     // The next batch reuses the buffers: its downloads must wait for these uploads.
     return s.sync();
-  }
-
-  // Elements from the first to the last element of a stored rows x cols matrix.
-  static std::size_t extent(BLAS_Layout layout, int rows, int cols, int ld) {
-    if (rows == 0 || cols == 0) return 0;
-    return layout == BLAS_ColMajor ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;
   }
 };
 

@@ -10,6 +10,7 @@
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
+#include "staged.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -87,7 +88,8 @@ struct Adapter<TriangularCall<T, R>> {
   }
   static std::size_t scratch_bytes(const Group &d) {
     const Run &r = d.run;  // column-major
-    return std::max(extent(true, r.order(), r.order(), r.A.ld), extent(true, r.m, r.n, r.B.ld)) * sizeof(T);
+    return std::max(stored_extent(true, r.order(), r.order(), r.A.ld), stored_extent(true, r.m, r.n, r.B.ld)) *
+           sizeof(T);
   }
   static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
   static int units_per_block(int config) { return cuda::tri_units_per_block(device_precision<T>(), config); }
@@ -103,16 +105,14 @@ struct Adapter<TriangularCall<T, R>> {
 
   // r128/c128 and the reference backend: each problem's A (its whole extent) and B come to host
   // memory, the host backend computes, and B goes back element-exact (padding untouched); in
-  // batches of at most kStagedBytes of host memory. Writes the group's info; adds NULL-pointer
-  // problems to `failures`.
-  static constexpr std::size_t kStagedBytes = std::size_t(8) << 20;
+  // batches of at most kStagedBytes of host memory (staged.hpp). Writes the group's info; adds
+  // NULL-pointer problems to `failures`.
   static int staged(cuda::Session &s, const Call &c, int g, int64_t offset, int64_t count, Backend backend,
                     int64_t &failures) {
     const int m = c.m[g], n = c.n[g], k = c.side[g] == BLAS_Left ? m : n;
     const bool col = c.layout == BLAS_ColMajor, read_inputs = !(c.alpha[g] == T(0));
-    const std::size_t ea = extent(col, k, k, c.A_ld[g]), eb = extent(col, m, n, c.B_ld[g]);
-    const std::size_t per = std::max<std::size_t>((ea + eb) * sizeof(T), 1);
-    const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
+    const std::size_t ea = stored_extent(col, k, k, c.A_ld[g]), eb = stored_extent(col, m, n, c.B_ld[g]);
+    const int64_t batch = staged_batch_size(count, (ea + eb) * sizeof(T));
     std::vector<T> buf(std::size_t(batch) * (ea + eb));
     std::vector<T *> Ah(batch), Bh(batch);
     for (int64_t done = 0; done < count; done += batch) {
@@ -138,13 +138,8 @@ struct Adapter<TriangularCall<T, R>> {
       h.side += g, h.uplo += g, h.A_trans += g, h.diag += g, h.m += g, h.n += g, h.alpha += g;
       h.A_ld += g, h.B_ld += g;
       h.A = Ah.data(), h.B = Bh.data();
-      const Where where = host_choice<T>(backend, R, c.order(g));
-      const int64_t first[2] = {0, nb};
-      const GroupRecord group{0, where};
-      const double order = double(c.order(g));
-      const host::GroupTable table{first, &group, 1, double(nb) * order * order * order, where == Where::host_lapack};
       bool alloc_failed = false;
-      host::run(h, table, backend == Backend::reference, alloc_failed);
+      run_staged_batch<T>(h, R, c.order(g), nb, backend, alloc_failed);
       if (alloc_failed) return s.fail(BLAS_BATCHED_ERR_ALLOC);
       for (int64_t i = 0; i < nb; ++i) {
         const int64_t p = offset + done + i;
@@ -156,13 +151,6 @@ struct Adapter<TriangularCall<T, R>> {
       if (s.sync()) return s.status();  // the next batch reuses the buffers
     }
     return s.status();
-  }
-
- private:
-  // Elements from the first to the last element of a stored rows x cols matrix.
-  static std::size_t extent(bool col, int rows, int cols, int ld) {
-    if (rows == 0 || cols == 0) return 0;
-    return col ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;
   }
 };
 

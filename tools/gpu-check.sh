@@ -148,11 +148,11 @@ if has tribench; then
 fi
 if has triprofile; then
   # Why the trsm leaf runs where it does (ncu: throughput, occupancy, stall reasons), one launch
-  # each: r64 at n = 4 and 32 (leaf), c64 at 32 (186 registers, 135 KB of shared memory a block).
+  # each: r64 at n = 4 and 32 (leaf), c64 at 32.
   bench=$build/bench/blas_batched_bench
   # TRIPROFILE: "prec:n" pairs to profile instead.
   for spec in ${TRIPROFILE:-r64:4 r64:32 c64:32}; do
-    set -- ${spec/:/ }
+    set -- ${spec/:/ } 32
     echo "== trsm $1 n=$2 (tri_leaf)"
     ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
       --section InstructionStats -k regex:tri_leaf -c 1 "$bench" --routine trsm --prec "$1" --sizes "$2" --device gpu \

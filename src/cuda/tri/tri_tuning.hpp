@@ -22,7 +22,7 @@ BB_HOST_DEVICE constexpr int tri_leaf_team_elements(int K) { return K * (K + 1) 
 BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return 32 / K * tri_leaf_team_elements(K) + K * 33; }
 // Warps per block of a leaf kernel: at most 4, and blocks of at most 32 KB of shared memory,
 // so that the SM's shared memory splits finely (c64 at K = 32: 26 KB a warp, blocks of one;
-// r64 at K = 32: 13 KB a warp, blocks of two, 14 resident warps as its registers allow).
+// r64 at K = 32: 13 KB a warp, blocks of two, as many as its registers allow).
 BB_HOST_DEVICE constexpr int tri_leaf_warps(int K, int compute_bytes) {
   int w = 4;
   while (w > 1 && w * tri_leaf_warp_elements(K) * compute_bytes > 32 * 1024) w /= 2;
@@ -46,7 +46,7 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
     return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : 12 / tri_leaf_warps(K, compute_bytes);
   const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
-  return blocks > 0 ? blocks : 1;
+  return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
 // of this order, each finished by one gemm with the block's inverse (trsm) or the block as a

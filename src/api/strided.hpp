@@ -27,12 +27,6 @@ struct StridedOperand {
   int64_t extent = 0;  // outputs: elements from a problem's first to its last element
 };
 
-// Elements from the first to the last element of a stored rows x cols matrix.
-inline int64_t matrix_extent(BLAS_Layout layout, int rows, int cols, int ld) {
-  if (rows <= 0 || cols <= 0) return 0;
-  return layout == BLAS_RowMajor ? int64_t(rows - 1) * ld + cols : int64_t(cols - 1) * ld + rows;
-}
-
 // Problems per chunk of pointer arrays: bounds the memory a strided call takes.
 constexpr int64_t kStridedChunk = int64_t(1) << 20;
 

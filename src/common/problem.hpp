@@ -36,6 +36,12 @@ inline View<T> view(T *a, int ld, BLAS_Layout layout) {
   return {a, ld, layout == BLAS_RowMajor};
 }
 
+// Elements from the first to the last element of a stored rows x cols matrix.
+inline int64_t matrix_extent(BLAS_Layout layout, int rows, int cols, int ld) {
+  if (rows <= 0 || cols <= 0) return 0;
+  return layout == BLAS_RowMajor ? int64_t(rows - 1) * ld + cols : int64_t(cols - 1) * ld + rows;
+}
+
 // Every logical element of a rows x cols matrix is zero or a finite normal number.
 template <class T>
 bool all_normal(const View<T> &v, int rows, int cols) {

@@ -133,7 +133,7 @@ struct FactorAdapter {
     const int m = rows(c, g), n = c.n[g], nvec = kPotrf ? 0 : std::min(m, n);
     const bool col = c.layout == BLAS_ColMajor;
     const std::size_t ld = std::size_t(c.A_ld[g]);
-    const std::size_t ea = stored_extent(col, m, n, int(ld));
+    const std::size_t ea = std::size_t(matrix_extent(c.layout, m, n, c.A_ld[g]));
     const int64_t batch = staged_batch_size(count, ea * sizeof(T) + nvec * sizeof(Vector));
     std::vector<T> abuf(std::size_t(batch) * ea);
     std::vector<Vector> vbuf(std::size_t(batch) * nvec);

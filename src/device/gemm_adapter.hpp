@@ -136,9 +136,10 @@ struct Adapter<GemmCall<T>> {
   // pointer arrays): the largest of its operands' extents, in bytes.
   static std::size_t scratch_bytes(const Group &d) {
     const Run &r = d.run;
-    const std::size_t a = stored_extent(true, r.ta == 0 ? r.m : r.k, r.ta == 0 ? r.k : r.m, r.A.ld);
-    const std::size_t b = stored_extent(true, r.tb == 0 ? r.k : r.n, r.tb == 0 ? r.n : r.k, r.B.ld);
-    return std::max({a, b, stored_extent(true, r.m, r.n, r.C.ld)}) * sizeof(T);
+    auto extent = [](int rows, int cols, int ld) { return std::size_t(matrix_extent(BLAS_ColMajor, rows, cols, ld)); };
+    const std::size_t a = extent(r.ta == 0 ? r.m : r.k, r.ta == 0 ? r.k : r.m, r.A.ld);
+    const std::size_t b = extent(r.tb == 0 ? r.k : r.n, r.tb == 0 ? r.n : r.k, r.B.ld);
+    return std::max({a, b, extent(r.m, r.n, r.C.ld)}) * sizeof(T);
   }
 
   // Units (team tasks) of a run under a configuration, and units per thread block.
@@ -169,10 +170,9 @@ struct Adapter<GemmCall<T>> {
                     int64_t &failures) {
     const bool an = c.A_trans[g] == BLAS_NoTrans, bn = c.B_trans[g] == BLAS_NoTrans;
     const int m = c.m[g], n = c.n[g], k = c.k[g];
-    const bool col = c.layout == BLAS_ColMajor;
-    const std::size_t ea = stored_extent(col, an ? m : k, an ? k : m, c.A_ld[g]);
-    const std::size_t eb = stored_extent(col, bn ? k : n, bn ? n : k, c.B_ld[g]);
-    const std::size_t ec = stored_extent(col, m, n, c.C_ld[g]);
+    const std::size_t ea = std::size_t(matrix_extent(c.layout, an ? m : k, an ? k : m, c.A_ld[g]));
+    const std::size_t eb = std::size_t(matrix_extent(c.layout, bn ? k : n, bn ? n : k, c.B_ld[g]));
+    const std::size_t ec = std::size_t(matrix_extent(c.layout, m, n, c.C_ld[g]));
     const int64_t batch = staged_batch_size(count, (ea + eb + ec) * sizeof(T));
     std::vector<T> buf(std::size_t(batch) * (ea + eb + ec));
     std::vector<T *> Ah(batch), Bh(batch), Ch(batch);

@@ -1,7 +1,7 @@
 // r128/c128 device groups (no GPU arithmetic) and the reference backend go through host memory:
 // each adapter moves its own operands down and its outputs back (element-exact, padding
-// untouched); what they share is here: batches of bounded host memory, the extent of a stored
-// matrix, and the host backend's run of one batch as one group.
+// untouched); what they share is here: batches of bounded host memory and the host backend's run
+// of one batch as one group (a stored matrix's extent: matrix_extent, common/problem.hpp).
 #pragma once
 #include "../dispatch/backend.hpp"
 #include "../dispatch/record.hpp"
@@ -20,12 +20,6 @@ constexpr std::size_t kStagedBytes = std::size_t(8) << 20;
 inline int64_t staged_batch_size(int64_t count, std::size_t bytes_per_problem) {
   const std::size_t per = std::max<std::size_t>(bytes_per_problem, 1);
   return std::max<int64_t>(1, std::min<int64_t>(count, int64_t(kStagedBytes / per)));
-}
-
-// Elements from the first to the last element of a stored rows x cols matrix.
-inline std::size_t stored_extent(bool col_major, int rows, int cols, int ld) {
-  if (rows == 0 || cols == 0) return 0;
-  return col_major ? std::size_t(cols - 1) * ld + rows : std::size_t(rows - 1) * ld + cols;
 }
 
 // The host backend on one staged batch: h is the call reduced to one group of `count` problems

@@ -88,8 +88,8 @@ struct Adapter<TriangularCall<T, R>> {
   }
   static std::size_t scratch_bytes(const Group &d) {
     const Run &r = d.run;  // column-major
-    return std::max(stored_extent(true, r.order(), r.order(), r.A.ld), stored_extent(true, r.m, r.n, r.B.ld)) *
-           sizeof(T);
+    const int64_t a = matrix_extent(BLAS_ColMajor, r.order(), r.order(), r.A.ld);
+    return std::size_t(std::max(a, matrix_extent(BLAS_ColMajor, r.m, r.n, r.B.ld))) * sizeof(T);
   }
   static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
   static int units_per_block(int config) { return cuda::tri_units_per_block(device_precision<T>(), config); }
@@ -111,7 +111,8 @@ struct Adapter<TriangularCall<T, R>> {
                     int64_t &failures) {
     const int m = c.m[g], n = c.n[g], k = c.side[g] == BLAS_Left ? m : n;
     const bool col = c.layout == BLAS_ColMajor, read_inputs = !(c.alpha[g] == T(0));
-    const std::size_t ea = stored_extent(col, k, k, c.A_ld[g]), eb = stored_extent(col, m, n, c.B_ld[g]);
+    const std::size_t ea = std::size_t(matrix_extent(c.layout, k, k, c.A_ld[g]));
+    const std::size_t eb = std::size_t(matrix_extent(c.layout, m, n, c.B_ld[g]));
     const int64_t batch = staged_batch_size(count, (ea + eb) * sizeof(T));
     std::vector<T> buf(std::size_t(batch) * (ea + eb));
     std::vector<T *> Ah(batch), Bh(batch);

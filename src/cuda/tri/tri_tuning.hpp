@@ -30,9 +30,9 @@ BB_HOST_DEVICE constexpr int tri_leaf_warps(int K, int compute_bytes) {
 }
 // Blocks per SM that the leaf's register count must allow (__launch_bounds__): a budget of the
 // line's registers (K compute-type elements) plus a slack where staging copies (r64, c32, c64).
-// H200, kernel % of bandwidth at n = 4..32
-// with the copies of tri_leaf.cuh: slack 64 spills at K >= 16 and loses up to 12 points (r64
-// n = 32); 96 and the earlier rule (12 warps per SM) within a few points, 96 ahead for c64 n = 8.
+// H200, kernel % of bandwidth at n = 4..32 with the copies of tri_leaf.cuh: slack 64 spills at
+// K >= 16 and loses up to 12 points (r64 n = 32); 96 and the earlier rule (12 warps per SM) are
+// within a few points of each other, 96 ahead for c64 n = 8.
 #ifndef BB_TRI_REGISTER_SLACK
 #define BB_TRI_REGISTER_SLACK 96
 #endif

@@ -656,8 +656,15 @@ void check_non_finite_case(const NonFiniteCase<T> &e, const Mat<T> &X, const int
   for (auto [step, piv] : e.ipiv) ASSERT_EQ(ipiv[step], piv) << "ipiv[" << step << "]";
   ASSERT_EQ(info, e.info);
   ASSERT_EQ(info, info_r) << "info differs from the reference";
-  for (int j = 0; j < X.rows && j < X.cols; ++j)
-    ASSERT_EQ(ipiv[j], ipiv_r[j]) << "ipiv[" << j << "] differs from the reference";
+  // The other steps: all where the input holds NaN or Inf (the rule decides them); in a finite
+  // input (the ties: random besides the tie) only those no backward-stable backend could pivot
+  // otherwise (in half precision, the reference rounds every operation to half, the device
+  // works in float: their later pivots of a random matrix may differ).
+  bool finite_input = true;
+  for (int j = 0; j < e.A.cols; ++j)
+    for (int i = 0; i < e.A.rows; ++i) finite_input = finite_input && bb::isfinite_all(wide(e.A(i, j)));
+  const int compared = finite_input ? unambiguous_pivot_steps(e.A, Xr) : std::min(X.rows, X.cols);
+  for (int j = 0; j < compared; ++j) ASSERT_EQ(ipiv[j], ipiv_r[j]) << "ipiv[" << j << "] differs from the reference";
   auto is_inf = [](const T &x) { return !has_nan(x) && !bb::isfinite_all(wide(x)); };
   for (auto [i, j] : e.nan_at) ASSERT_TRUE(has_nan(X(i, j))) << "(" << i << "," << j << ") not NaN";
   for (auto [i, j] : e.inf_at) ASSERT_TRUE(is_inf(X(i, j))) << "(" << i << "," << j << ") not Inf";

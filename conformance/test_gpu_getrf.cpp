@@ -21,8 +21,9 @@
 // random matrices (residuals, and ipiv against the reference up to the first step a stable
 // backend could decide otherwise), exactly singular matrices (zero columns, zero rows, zeroed
 // U(i,i)), NaN / Inf / subnormal numbers and exact ties (the pivot rule of SPEC.md section 3).
-// Sizes: every order 1..32 (register kernels), rectangles, and orders 33..512 across the
-// shared-memory and global-memory kernels (getri up to 256). Each call runs under both device
+// Sizes: every order 1..32 (register kernels), rectangles, and orders 33..512 through getrf's
+// blocked algorithm and its unblocked kernel (getri's shared-memory and global-memory kernels,
+// up to 256). Each call runs under both device
 // backends (native, vendor); r128 / c128, staged through the host kernels under either, run
 // under native with the same checks and smaller sizes and batches. The host side (the
 // reference backend and the checks, in double or binary128) dominates the run time.
@@ -753,9 +754,9 @@ auto maker(Input in, BLAS_Layout layout) {
   };
 }
 
-// Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: the
-// edges of the shared-memory kernels (sides 40..224, fewer for wide types) and the global-memory
-// one, non-multiples of 32 included. r128 / c128 (software arithmetic in the library's staging,
+// Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: getrf
+// by panels (panel widths and their remainders, non-multiples of 32 included), getri's
+// shared-memory kernels (sides 40..224, fewer for wide types) and its global-memory one. r128 / c128 (software arithmetic in the library's staging,
 // the reference and the checks) stop at 40.
 template <class T>
 std::vector<int> small_orders() {
@@ -788,6 +789,22 @@ std::vector<std::pair<int, int>> rect_shapes() {
   if (!gpu::reduced()) v.insert(v.end(), {{300, 7}, {7, 300}, {64, 40}, {40, 64}});
   if (!gpu::reduced() && !is_quad<T>) v.insert(v.end(), {{600, 100}, {100, 600}});  // past shared memory
   return v;
+}
+// Calls of at most 8 groups run getrf's blocked algorithm for every order above 32; in a call of
+// more groups, a group of fewer than 16 problems takes the unblocked kernel (lu_tuning.hpp), so
+// the sweeps' many-group calls test that one and these calls the blocked one.
+template <class T>
+std::vector<int> blocked_orders() {
+  if (gpu::reduced()) return {40, 65};
+  if (is_quad<T>) return {33, 40};
+  return {33, 64, 100, 129};
+}
+template <class T>
+std::vector<std::pair<int, int>> blocked_rects() {
+  if (gpu::reduced() || is_quad<T>) return {{40, 33}, {33, 40}};
+  // Panels taller than the register panel kernel takes: the shared kernel's panel mode (600), in
+  // global memory for c64 (1200).
+  return {{100, 33}, {33, 100}, {300, 7}, {7, 300}, {600, 100}, {100, 600}, {1200, 20}, {64, 40}};
 }
 // Problems per group: non-round counts, a few groups with many problems (several per warp and
 // block), one or two for the large orders.
@@ -829,18 +846,28 @@ void sweep(BLAS_Layout layout, Input in, bool with_512) {
   }
   for (auto [m, n] : rect_shapes<T>()) run.add(m, n, count_for(std::max(m, n), idx++), maker<T>(in, layout));
   for (int n : medium_orders<T>()) run.add(n, n, count_for(n, idx++), maker<T>(in, layout));
-  for (int n : large_orders<T>(with_512)) {
-    const int g = run.add(n, n, 1, maker<T>(in, layout));
-    run.group(g).getri = n <= 256;  // getri's global-memory kernel is covered by 255 and 256
-  }
+  auto planted = [layout](int, int n, int pad, int) { return planted_problem<T>(n, layout, pad); };
   if (in == Input::dominant) {  // planted factors: the |re| + |im| rule, not the modulus
-    auto planted = [layout](int, int n, int pad, int) { return planted_problem<T>(n, layout, pad); };
     std::vector<int> orders = {1, 2, 3, 4, 7, 16, 31, 32, 33};
     if (gpu::reduced()) orders = {2, 7, 32, 33};
     else if (!is_quad<T>) orders.insert(orders.end(), {64, 100, 129});
     for (int n : orders) run.add(n, n, gpu::reduced() ? 1 : 3, planted);
   }
   factor_and_invert(run);
+  if (::testing::Test::HasFailure()) return;
+  // getrf's blocked algorithm: calls of at most 8 groups (blocked_orders).
+  LuRun<T> squares(layout, in == Input::dominant ? "dominant inputs, blocked" : "random inputs, blocked");
+  for (int n : blocked_orders<T>()) squares.add(n, n, count_for(n, idx++), maker<T>(in, layout));
+  if (in == Input::dominant && !is_quad<T>) squares.add(100, 100, gpu::reduced() ? 1 : 3, planted);
+  for (int n : large_orders<T>(with_512)) {
+    const int g = squares.add(n, n, 1, maker<T>(in, layout));
+    squares.group(g).getri = n <= 256;  // getri's global-memory kernel is covered by 255 and 256
+  }
+  factor_and_invert(squares);
+  if (::testing::Test::HasFailure()) return;
+  LuRun<T> rects(layout, in == Input::dominant ? "dominant inputs, blocked rectangles" : "random inputs, blocked rectangles");
+  for (auto [m, n] : blocked_rects<T>()) rects.add(m, n, count_for(std::max(m, n), idx++), maker<T>(in, layout));
+  factor_and_invert(rects);
 }
 
 TYPED_TEST(GpuGetrf, DominantColMajor) { sweep<typename TypeParam::type>(BLAS_ColMajor, Input::dominant, true); }
@@ -927,8 +954,10 @@ void singular_case(BLAS_Layout layout, const CallOpts &base, const std::vector<i
     return dominant_problem<T>(m, n, layout, pad, zero);
   };
   // Three more regular problems per square group: their U(i,i) zeroed before getri.
+  // Orders above 32: 16 problems, so that getrf's blocked algorithm takes them in this call of
+  // many groups (lu_tuning.hpp), codes from panels after the first included.
   const int extra = 3;
-  for (int n : orders) run.add(n, n, kKinds + extra, make);
+  for (int n : orders) run.add(n, n, n > 32 ? 16 : kKinds + extra, make);
   std::vector<std::pair<int, int>> rects = {{40, 7}, {7, 40}, {1, 9}, {9, 1}, {3, 36}};
   for (auto [m, n] : rects) run.add(m, n, kKinds, make);
   for (const char *backend : device_backends<T>()) {
@@ -960,7 +989,8 @@ TYPED_TEST(GpuGetrf, SingularProblems) {
   std::vector<int> all = {1, 2, 3, 5, 8, 13, 32, 33, 48};
   if (!is_quad<T>) all.push_back(100);
   if (!is_quad<T> && !is_half<T>) all.push_back(250);
-  const std::vector<int> few = {1, 2, 5, 13, 33};
+  std::vector<int> few = {1, 2, 5, 13, 33};
+  if (!is_quad<T>) few.push_back(70);  // blocked getrf: codes from a later panel
   singular_case<T>(BLAS_ColMajor, CallOpts(), gpu::reduced() ? std::vector<int>{1, 3, 8, 32, 33} : all);
   if (gpu::reduced()) return;
   CallOpts o;
@@ -979,6 +1009,9 @@ TYPED_TEST(GpuGetrf, NullPointerSkipsOnlyItsProblem) {
     const int g0 = run.add(4, 4, 8, dom), g1 = run.add(33, 33, 4, dom), g2 = run.add(0, 3, 2, dom),
               g3 = run.add(6, 9, 3, dom), g4 = run.add(17, 17, 3, dom);
     const int f0 = run.first(g0), f1 = run.first(g1), f2 = run.first(g2), f3 = run.first(g3), f4 = run.first(g4);
+    // The blocked getrf (panels, then the trsm and gemm cores on A): A alone or ipiv alone NULL.
+    const int g5 = run.add(is_quad<T> ? 40 : 70, is_quad<T> ? 40 : 70, 4, dom), f5 = run.first(g5);
+    run.set_null_a(Routine::getrf, f5 + 1), run.set_null_ipiv(Routine::getrf, f5 + 2);
     // getrf: the first problem of a group (residency comes from the others), A and ipiv both
     // NULL (A, argument 4, is reported), the last problem, a problem with m = 0 (no error).
     run.set_null_a(Routine::getrf, f0), run.set_null_ipiv(Routine::getrf, f0 + 3);
@@ -1041,6 +1074,12 @@ TYPED_TEST(GpuGetrf, DevicePointerArrays) {
     run.add(47, 47, 2, mix);
     run.add(0, 4, 2, mix);
     if (!is_quad<T>) run.add(130, 130, 1, mix);
+    // The blocked getrf on the checked copy: NULL problems compute in scratch, keep their -k.
+    const int g7 = is_quad<T> ? -1 : run.add(100, 100, 8, mix);
+    if (g7 >= 0) {
+      run.set_null_a(Routine::getrf, run.first(g7) + 1), run.set_null_ipiv(Routine::getrf, run.first(g7) + 3);
+      run.set_null_a(Routine::getri, run.first(g7) + 5);
+    }
     // NULL entries: read on the device (SPEC.md 9.2); the first and last of group 0.
     const int f0 = run.first(g0), l0 = f0 + run.group(g0).count - 1;
     run.set_null_a(Routine::getrf, f0), run.set_null_ipiv(Routine::getrf, l0), run.set_null_ipiv(Routine::getrf, f0 + 7);
@@ -1234,7 +1273,9 @@ TYPED_TEST(GpuGetrf, StridedEntryPoints) {
   strided_case<T>(BLAS_RowMajor, 17, 9, batch<T>(50, 3), 0);
   strided_case<T>(BLAS_ColMajor, 9, 17, batch<T>(50, 3), 2);
   strided_case<T>(BLAS_RowMajor, 40, 40, batch<T>(6, 2), 0);
-  if (!is_quad<T> && !gpu::reduced()) strided_case<T>(BLAS_ColMajor, 250, 250, 2, 7);
+  if (!is_quad<T> && !gpu::reduced()) strided_case<T>(BLAS_ColMajor, 250, 250, 5, 7);
+  // Blocked getrf, a singular problem among them (info from a panel after the first).
+  if (!is_quad<T>) strided_case<T>(BLAS_RowMajor, 90, 70, 6, 1);
   shared_pivots_case<T>(BLAS_ColMajor, 6, batch<T>(300, 10));
   shared_pivots_case<T>(BLAS_RowMajor, 33, batch<T>(5, 2));
   bad_strides_case<T>(BLAS_ColMajor);

@@ -28,4 +28,14 @@ struct DevOperand {
   bool array = false;
 };
 
+// Operand o moved by `offset` elements of `elem` bytes in every problem's matrix (a sub-block;
+// the pointer array itself untouched).
+inline DevOperand moved(DevOperand o, int64_t offset, int elem) {
+  if (o.array) o.step += offset;
+  else o.p = static_cast<const char *>(o.p) + offset * elem;
+  return o;
+}
+// Operand o (column-major) moved to its sub-block at (row i, column j).
+inline DevOperand sub_block(DevOperand o, int i, int j, int elem) { return moved(o, i + int64_t(j) * o.ld, elem); }
+
 }  // namespace bb::cuda

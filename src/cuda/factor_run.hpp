@@ -34,6 +34,13 @@ struct FactorRun {
   // getri: the code of a problem whose ipiv holds an entry outside 1..n (-k, k the position of
   // ipiv in the caller's signature): checked on the device, where the host cannot read ipiv.
   int bad_pivot_code = 0;
+  // getrf's blocked algorithm (lu/getrf_blocked): the run is the panel of the whole matrix at
+  // row and column panel_at (A and ipiv already moved there). Its pivots and info codes count
+  // from the whole matrix's first row, a code goes only where none is yet (an earlier panel's,
+  // or a NULL problem's), and its interchanges also apply to the panel_at columns before it and
+  // the columns_right after it.
+  bool panel = false;
+  int panel_at = 0, columns_right = 0;
 };
 
 // Runs that travel in a launch's parameters (more go in a table in device memory).

@@ -69,6 +69,9 @@ int64_t lu_units(const FactorRun &, int) { return 0; }
 int lu_units_per_block(DevPrec, LuRoutine, int) { return 1; }
 int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
+bool lu_blocked(DevPrec, int, int) { return false; }
+bool lu_blocked_run(int64_t, int64_t) { return false; }
+int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }

@@ -29,6 +29,8 @@ struct Segment {
   const void *base[4] = {};
   std::uintptr_t address_bits = 0;  // OR of every address: their common alignment
   int64_t skipped = 0;    // problems with a NULL pointer (info -k, not run)
+  int64_t chunk_runs = 0;  // runs in the chunk (set before plan_config: adapter-driven runs go
+                           // one after another)
   // Filled by planning:
   int64_t ptr_index = -1;  // first problem's entry in the chunk's uploaded pointer block, or -1
   // Device pointer arrays for the vendor library: its first entry in the chunk's checked copy

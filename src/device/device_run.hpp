@@ -486,6 +486,7 @@ class DeviceRun {
       sg.ptr_index = A::strided_ok(d, sg) || sg.device_array ? -1 : 0;
       if (sg.ptr_index == 0) t.block += sg.count;
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
+      sg.chunk_runs = ch.nseg;
       sg.config = A::plan_config(d, sg, r);
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;
@@ -574,7 +575,8 @@ class DeviceRun {
 
   // Each thread, over its block of segments: their places (pointer block, table, units) and
   // descriptions; then, over its share of problems, the pointer arrays of unevenly spaced
-  // runs (a skipped problem's C as NULL: the kernels leave it alone).
+  // runs (a skipped problem's operands all NULL: the kernels leave it alone, and so do the cores
+  // that an adapter drives from the host, blocked getrf's trsm and gemm on A included).
   void fill_chunk(Chunk &ch) {
     using Run = typename A::Run;
     int64_t lo, hi;
@@ -612,7 +614,7 @@ class DeviceRun {
       for (int o = 0; o < A::kOperands; ++o) {
         const void **out = block + o * ch.block_problems + sg.ptr_index;
         std::memcpy(out + a, d.arrays[o] + sg.first + a, std::size_t(b - a) * sizeof(void *));
-        if (sg.skipped && o == A::kOperands - 1)
+        if (sg.skipped)
           for (int64_t k = a; k < b; ++k)
             if (null_pointer_error(c_, c_.needed_pointers(groups_[sg.group].group), sg.first + k)) out[k] = nullptr;
       }
@@ -662,18 +664,19 @@ class DeviceRun {
                     int(ch.count[c]), ch.units[c]))
         return s.status();
     }
-    for (int64_t i = 0; i < ch.nseg; ++i)
-      if (ch.segs[i].config == kRunVendor &&
-          A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
-        return s.status();
     // A device info's zeros: the check pass wrote them for device pointer arrays, the kernels
-    // for strided runs they compute; the rest here.
+    // for strided runs they compute; the rest here, before the adapter-driven runs, which write
+    // only their non-zero codes (blocked getrf).
     if (device_info_ && c_.addressing == Addressing::strided)
       for (int64_t i = 0; i < ch.nseg; ++i) {
         const Segment &sg = ch.segs[i];
         if ((sg.config < 0 || !A::kZeroesInfo) && cuda::info_fill(s, device_info_ + sg.first, sg.count, 0))
           return s.status();
       }
+    for (int64_t i = 0; i < ch.nseg; ++i)
+      if (ch.segs[i].config == kRunVendor &&
+          A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
+        return s.status();
     if (collect()) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
           s.slot_release(slot))

@@ -40,6 +40,7 @@ struct FactorAdapter {
   struct Group {
     Run run;
     int config = 0;
+    bool blocked = false;  // getrf's shape takes panels (cuda::getrf_blocked, planned as kRunVendor)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -71,6 +72,7 @@ struct FactorAdapter {
       if constexpr (kPotrf) d.config = cuda::chol_config(p, r.n);
       else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
+      if constexpr (kGetrf) d.blocked = cuda::lu_blocked(p, r.m, r.n);
     }
     return d;
   }
@@ -100,8 +102,18 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  static int plan_config(const Group &d, const Segment &, const Run &) { return d.config; }
-  static std::size_t scratch_bytes(const Group &) { return 0; }  // no vendor runs
+  // Blocked getrf runs from the host, unless the chunk has many runs and this one few problems
+  // (cuda::lu_blocked_run). On device pointer arrays it gets the driver's checked copy, where a
+  // NULL problem's A and ipiv both lead to one scratch area: the panels then compute there
+  // (their interchanges never read ipiv back) and keep the problem's -k code.
+  static int plan_config(const Group &d, const Segment &s, const Run &) {
+    return d.blocked && cuda::lu_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
+  }
+  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: blocked getrf
+    const Run &r = d.run;
+    const int64_t a = matrix_extent(r.row_major ? BLAS_RowMajor : BLAS_ColMajor, r.m, r.n, r.A.ld) * int64_t(sizeof(T));
+    return std::size_t(std::max<int64_t>(a, int64_t(std::min(r.m, r.n)) * int64_t(sizeof(int))));
+  }
   static int64_t units(const Run &r, int config) {
     if constexpr (kPotrf) return cuda::chol_units(r, config);
     else if constexpr (kGeqrf) return cuda::qr_units(r, config);
@@ -121,7 +133,10 @@ struct FactorAdapter {
       return cuda::qr_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
     else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units);
   }
-  static int vendor(cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }  // never planned
+  static int vendor(cuda::Session &s, const Run &r) {
+    if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
+    else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
+  }
 
   // r128/c128 and the reference backend: each problem's A (its whole extent) and getri's ipiv
   // come to host memory, the host backend computes, and what it wrote goes back (A's logical

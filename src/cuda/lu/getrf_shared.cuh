@@ -1,5 +1,6 @@
-// getrf with one thread block per problem (sizes above the register kernels): LAPACK's
-// unblocked right-looking xgetf2 (pivot search, row interchange, scaling, rank-1 update), the
+// getrf with one thread block per problem (sizes above the register kernels where the blocked
+// algorithm does not run, and its panels taller than 512 rows): LAPACK's unblocked
+// right-looking xgetf2 (pivot search, row interchange, scaling, rank-1 update), the
 // matrix staged in shared memory (kLuShared*), or in place in global memory (kLuGlobal) when it
 // fits nowhere. Rows are interchanged in place, so positions are LAPACK's at every step.
 #pragma once
@@ -7,8 +8,10 @@
 
 namespace bb::cuda {
 
+// pivot_base: added to the pivots written (a panel's first row in the whole matrix); rows: where
+// a panel records its pivots' positions for the interchanges outside it (or null).
 template <class S, class Matrix>
-__device__ void getrf_block(const Matrix &M, int m, int n, int *piv, int &info) {
+__device__ void getrf_block(const Matrix &M, int m, int n, int *piv, int &info, int pivot_base, int *rows) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
   __shared__ PivotKey<R> partial[kLuSharedThreads / 32];
@@ -29,7 +32,10 @@ __device__ void getrf_block(const Matrix &M, int m, int n, int *piv, int &info) 
     if (warp == 0) {
       best = lane < warps ? partial[lane] : no_pivot<R>();
       best = segment_best<32>(best);
-      if (lane == 0) pivot_row = best.row, piv[i] = best.row + 1;
+      if (lane == 0) {
+        pivot_row = best.row, piv[i] = best.row + 1 + pivot_base;
+        if (rows) rows[i] = best.row;
+      }
     }
     __syncthreads();
     const int pr = pivot_row;
@@ -63,6 +69,7 @@ template <class S, bool STAGED>
 __global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   extern __shared__ __align__(16) unsigned char lu_smem[];
+  __shared__ int panel_rows[kLuPanelMax];
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
     const FactorRun &G = run_of<1>(L, u);
     const int64_t p = u - G.unit_begin;
@@ -75,13 +82,21 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getrf_shared(const __grid
       const StagedMatrix<S> M{reinterpret_cast<CT *>(lu_smem), staged_ld(m)};
       stage_in(a, G, m, n, M);
       __syncthreads();
-      getrf_block<S>(M, m, n, piv, info);
+      getrf_block<S>(M, m, n, piv, info, G.panel_at, G.panel ? panel_rows : nullptr);
       stage_out(a, G, m, n, M);
-      __syncthreads();  // the next problem restages
     } else {
-      getrf_block<S>(GlobalMatrix<S>{a, G.A.ld, G.row_major}, m, n, piv, info);
+      getrf_block<S>(GlobalMatrix<S>{a, G.A.ld, G.row_major}, m, n, piv, info, G.panel_at,
+                     G.panel ? panel_rows : nullptr);
     }
-    if (threadIdx.x == 0) {
+    __syncthreads();  // panel_rows complete; the next problem restages
+    if (G.panel) {
+      interchange_outside(a, G, m < n ? m : n, panel_rows);
+      if (threadIdx.x == 0 && info) {
+        if (G.codes && !G.codes[p]) G.codes[p] = info + G.panel_at;
+        if (G.info && !G.info[p]) G.info[p] = info + G.panel_at;
+      }
+      __syncthreads();  // panel_rows are the next problem's
+    } else if (threadIdx.x == 0) {
       if (info && G.codes) G.codes[p] = info;
       if (G.info) G.info[p] = info;
     }

@@ -1,5 +1,9 @@
 // Device LU entry points: the precision switch and the choice of configuration per shape.
+#include "../gemm/gemm.hpp"
+#include "../tri/tri.hpp"
 #include "lu_impl.cuh"
+
+#include <cstdlib>
 
 namespace bb::cuda {
 
@@ -29,6 +33,65 @@ int64_t lu_units(const FactorRun &s, int config) {
 
 int lu_units_per_block(DevPrec, LuRoutine, int config) {
   return lu_warps_per_block(config);
+}
+
+// BLAS_BATCHED_LU_BLOCKED_MIN=<side> moves the crossover (tuning sweeps; read once per process).
+bool lu_blocked(DevPrec, int m, int n) {
+  static const int min_side = [] {
+    const char *e = std::getenv("BLAS_BATCHED_LU_BLOCKED_MIN");
+    const int side = e ? std::atoi(e) : 0;
+    return side > 0 ? side : kLuBlockedMinSide;
+  }();
+  return std::max(m, n) >= min_side;
+}
+
+bool lu_blocked_run(int64_t problems, int64_t chunk_runs) {
+  return chunk_runs <= kLuBlockedSerialRuns || problems >= kLuBlockedMinProblems;
+}
+
+// LAPACK's right-looking xgetrf with the run's layout kept: a row-major matrix is seen as its
+// column-major transpose A' (same memory) by the cores, where the block row of U is a block
+// column solved from the right by the transposed (upper) unit triangle, and the trailing
+// update swaps its operands.
+int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+  if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
+  const int m = r.m, n = r.n, mn = std::min(m, n), elem = elem_bytes(p), bytes = compute_bytes(p);
+  const bool rm = r.row_major;
+  auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
+  const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
+  const int nb = lu_panel_width(bytes);
+  for (int k = 0; k < mn; k += nb) {
+    const int jb = std::min(nb, mn - k), right = n - k - jb, below = m - k - jb;
+    FactorRun panel = r;
+    panel.unit_begin = 0;
+    panel.m = m - k, panel.n = jb;
+    panel.A = moved(r.A, at(k, k), elem);
+    panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
+    panel.panel = true, panel.panel_at = k, panel.columns_right = right;
+    const int config = lu_panel_config(panel.m, jb, bytes);
+    if (lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config)))
+      return s.status();
+    if (right <= 0) continue;
+    TriRun u;  // U12 = L11^-1 A12
+    u.problems = r.problems;
+    u.solve = true, u.unit_diag = true, u.trans = 0;
+    u.left = !rm, u.lower = !rm;
+    u.m = rm ? right : jb, u.n = rm ? jb : right;
+    u.A = moved(r.A, at(k, k), elem);
+    u.B = moved(r.A, at(k, k + jb), elem);
+    if (tri_recursive(s, p, u, vendor_backend)) return s.status();
+    if (below <= 0) continue;
+    GemmSeg g;  // A22 -= A21 U12 (row-major: A22' -= U12' A21')
+    g.problems = r.problems;
+    g.m = rm ? right : below, g.n = rm ? below : right, g.k = jb;
+    g.A = moved(r.A, rm ? at(k, k + jb) : at(k + jb, k), elem);
+    g.B = moved(r.A, rm ? at(k + jb, k) : at(k, k + jb), elem);
+    g.C = moved(r.A, at(k + jb, k + jb), elem);
+    g.read_ab = 1, g.read_c = 1;
+    g.alpha[0] = -1, g.beta[0] = 1;
+    if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
+  }
+  return s.status();
 }
 
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,

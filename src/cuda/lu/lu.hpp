@@ -5,9 +5,12 @@
 // Kernel families (lu_tuning.hpp names the configurations and every crossover):
 //   register (m, n <= 32)  lu/getrf_register.cuh, lu/getri_register.cuh: one matrix row per
 //                          thread in registers, several problems per warp and warps per block.
-//   shared   (larger)      lu/getrf_shared.cuh, lu/getri_shared.cuh: one thread block per
-//                          problem, the whole matrix in shared memory; above what fits, the same
-//                          algorithm on the matrix in global memory.
+//   blocked  (getrf, larger)  getrf_blocked below: panels by lu/getrf_panel.cuh (a row per
+//                          thread in registers), the rest through the trsm and gemm cores.
+//   shared   (getri, larger; getrf's runs of few problems in calls of many runs, and its
+//            panels taller than 512 rows)  lu/getrf_shared.cuh, lu/getri_shared.cuh: one
+//                          thread block per problem, the whole matrix in shared memory; above
+//                          what fits, the same algorithm on the matrix in global memory.
 #pragma once
 #include "../factor_run.hpp"
 #include "../session.hpp"
@@ -26,6 +29,16 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n);
 // Whether the device can take the shape at all (getri keeps a work vector of n elements in
 // shared memory: n <= kLuGlobalMaxN).
 bool lu_supported(LuRoutine r, int n);
+
+// Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
+// driver's adapter-driven runs; and whether a run of that shape does, given its problems and
+// the runs of its chunk.
+bool lu_blocked(DevPrec p, int m, int n);
+bool lu_blocked_run(int64_t problems, int64_t chunk_runs);
+// getrf of one run by panels on the session's stream: the panel kernel, the trsm core on the
+// block row of U, the gemm core on the trailing matrix, on sub-blocks of the run's own operands
+// (no upload, no workspace). No sync.
+int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 
 // One launch of `config` over `count` runs (their unit_begin set): by value when count <=
 // kFactorInlineRuns (`table_host`), else a table in device memory with `block_first` (the run of

@@ -104,4 +104,23 @@ __device__ __forceinline__ int pivot_row(double magnitude, bool take_part, int c
   return row;
 }
 
+// A panel's interchanges (rows[i]: the row that went to row i, in order) on the columns outside
+// it: the panel_at before and the columns_right after. A thread per column, the interchanges in
+// LAPACK's order; the panel's pivots come from shared memory, never from ipiv (a NULL problem of
+// device pointer arrays computes in scratch that ipiv shares).
+template <class S>
+__device__ void interchange_outside(S *a, const FactorRun &G, int steps, const int *rows) {
+  const int outside = G.panel_at + G.columns_right;
+  for (int t = threadIdx.x; t < outside; t += blockDim.x) {
+    const int c = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
+    for (int i = 0; i < steps; ++i) {
+      const int r = rows[i];
+      if (r == i) continue;
+      S &x = a[element_index(G.row_major, G.A.ld, i, c)], &y = a[element_index(G.row_major, G.A.ld, r, c)];
+      const S keep = x;
+      x = y, y = keep;
+    }
+  }
+}
+
 }  // namespace bb::cuda

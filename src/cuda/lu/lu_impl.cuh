@@ -1,6 +1,7 @@
 // The device LU of one precision: one launch of one configuration of getrf or getri.
 // Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
 #pragma once
+#include "getrf_panel.cuh"
 #include "getrf_register.cuh"
 #include "getrf_shared.cuh"
 #include "getri_register.cuh"
@@ -44,6 +45,12 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     const int bytes = lu_shared_elements(config) * int(sizeof(CT));
     return getrf ? go(getrf_shared<S, true>, kLuSharedThreads, units, bytes)
                  : go(getri_shared<S, true>, kLuSharedThreads, units, bytes);
+  }
+  if (config == kLuPanel && getrf) {
+    // As many warps as one run's rows need (every panel launch has one run, by value).
+    const int threads = table_host && count == 1 ? std::min(kLuPanelThreads, (table_host[0].m + 31) / 32 * 32)
+                                                 : kLuPanelThreads;
+    return go(getrf_panel<S>, threads, units, 0);
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

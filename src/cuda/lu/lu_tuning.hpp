@@ -14,6 +14,7 @@ enum LuConfig : int {
   kLuShared40, kLuShared48, kLuShared64, kLuShared80, kLuShared96, kLuShared112, kLuShared128,
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
+  kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -43,6 +44,35 @@ constexpr int kLuThreadWarps = 4;
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config) ? kLuThreadWarps : lu_is_register(config) ? kLuRegisterWarps[config] : 1;
+}
+
+// getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
+// panel of nb columns at a time (its interchanges applied across the whole row), the block row
+// of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax
+// rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
+// registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
+// (two barriers per column), so its width trades occupancy against launches: 16 columns where
+// 32 would cost a thread 64 registers of data (r64 at 32: 124 registers, a quarter of the
+// SM's warps), 32 where the compute type has 4 bytes (r16, r32). Every order above the register
+// kernels' 32 takes it.
+// Measured on the H200: bench/results/NOTES-lu.md.
+constexpr int kLuBlockedMinSide = 33;
+// Blocked runs go one after another from the host, about three launches per panel, where the
+// unblocked kernel (getrf_shared.cuh) takes every run of a chunk in one launch. In a chunk of
+// more than kLuBlockedSerialRuns runs (many groups: the standard's way to pass variable sizes,
+// a group per problem), a run of fewer than kLuBlockedMinProblems problems stays unblocked.
+// Not measured yet: chosen so that a group per problem costs one launch as before.
+constexpr int kLuBlockedSerialRuns = 8;
+constexpr int64_t kLuBlockedMinProblems = 16;
+constexpr int kLuPanelMax = 32;
+constexpr int kLuPanelThreads = 512;
+constexpr int kLuPanelRowsMax = kLuPanelThreads;
+BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 4 ? 32 : 16; }
+static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
+constexpr int lu_panel_config(int rows, int width, int bytes) {
+  if (rows <= kLuPanelRowsMax) return kLuPanel;
+  const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);
+  return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }
 
 }  // namespace bb::cuda

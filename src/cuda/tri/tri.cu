@@ -42,14 +42,6 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
 }
 
-// Operand o moved to its sub-block at (row i, column j).
-DevOperand sub_block(DevOperand o, int i, int j, int elem) {
-  const int64_t offset = i + int64_t(j) * o.ld;
-  if (o.array) o.step += offset;
-  else o.p = static_cast<const char *>(o.p) + offset * elem;
-  return o;
-}
-
 // op(A)'s diagonal blocks of order nb (kTriInverseBlock) of one problem's triangle, ready to be
 // multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
 // trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).

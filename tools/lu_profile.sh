@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Kernel time per kernel name (ncu, gpu__time_duration) of getrf calls on the GPU: where a blocked
+# getrf's time goes (panels, interchanges, trsm leaves, gemm). LUPROFILE="prec:n ..." (default
+# r64:256), results in $OUT/lu-profile-<prec>-<n>.txt. From the device tool, after a build.
+b=${BUILD:-build-gpu}/bench/blas_batched_bench
+for pn in ${LUPROFILE:-r64:256}; do
+  p=${pn%%:*} n=${pn##*:}
+  ncu --csv --metrics gpu__time_duration.sum "$b" --routine getrf --prec $p --sizes $n --device gpu \
+    --backend native-strided --reps 1 > "$OUT/ncu-lu-$p-$n.csv" 2> /dev/null
+  python3 - "$OUT/ncu-lu-$p-$n.csv" > "$OUT/lu-profile-$p-$n.txt" <<'PY'
+import csv, sys, collections
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
+head = rows[0]; k = head.index("Kernel Name"); v = head.index("Metric Value")
+tot = collections.Counter(); cnt = collections.Counter()
+for r in rows[1:]:
+    name = r[k].split("(")[0].split("<")[0] + ("<" + r[k].split("<")[1].split(">")[0][:40] + ">" if "<" in r[k] else "")
+    tot[name] += float(r[v].replace(",", "")); cnt[name] += 1
+all_ns = sum(tot.values())
+for name, t in tot.most_common():
+    print(f"{t/2e6:9.3f} ms/call {100*t/all_ns:5.1f}%  {cnt[name]//2:4d} launches/call  {name}")
+PY
+  echo "== $p n=$n"; cat "$OUT/lu-profile-$p-$n.txt"
+done

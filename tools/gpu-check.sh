@@ -4,7 +4,8 @@
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
-# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf). From the device tool:
+# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
+# luab: blocked getrf against the unblocked kernel and cuBLAS, luprofile: ncu time per kernel of a blocked getrf). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -145,6 +146,12 @@ if has tribench; then
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
   "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
   cat "$out/tri-large-$gpu.csv"
+fi
+if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/lu_ab.sh: P, S, BMIN)
+  OUT=$out BUILD=$build bash "$root/tools/lu_ab.sh"
+fi
+if has luprofile; then  # ncu time per kernel of a blocked getrf (tools/lu_profile.sh: LUPROFILE)
+  OUT=$out BUILD=$build bash "$root/tools/lu_profile.sh"
 fi
 if has triprofile; then
   # Why the trsm leaf runs where it does (ncu: throughput, occupancy, stall reasons), one launch

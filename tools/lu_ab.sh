@@ -3,7 +3,7 @@
 # (BLAS_BATCHED_LU_BLOCKED_MIN=100000), each beside cuBLAS getrfBatched in the same run: the
 # strided entry point, precisions P, orders S; CSVs and logs in $OUT. From the device tool,
 # after a build (tools/gpu-check.sh none):  P=r64 S=64,256 bash tools/lu_ab.sh
-b=build-gpu/bench/blas_batched_bench
+b=${BUILD:-build-gpu}/bench/blas_batched_bench
 for p in ${P:-r64 r32 c64 c32}; do
   for mode in blocked unblocked; do
     env="BLAS_BATCHED_LU_BLOCKED_MIN=${BMIN:-33}"; [ $mode = unblocked ] && env="BLAS_BATCHED_LU_BLOCKED_MIN=100000"

@@ -371,6 +371,111 @@ void check_non_finite(BLAS_Layout layout) {
   }
 }
 
+// ---- the inverse in one call (SPEC.md section 9.4) ----------------------------------------------
+// BLAS_getrf_getri_batched must leave exactly what getrf followed by getri leaves on the same
+// backend (A bit for bit, ipiv, info, the return value), with getri's argument numbers:
+// singular problems (info = getrf's, A its factors), a NULL A and a NULL ipiv, an invalid
+// group; and return a call-level error in its own numbering with nothing touched.
+template <class T>
+void check_inverse_call(BLAS_Layout layout) {
+  SCOPED_TRACE(seed_note());
+  SCOPED_TRACE(std::string("getrf_getri, layout ") + layout_name(layout));
+  Batch<T> b{layout, {}, {}};
+  auto make = [&](int m, int n, int pad, int i) {  // every 4th problem singular
+    return i % 4 == 3 && n > 0 ? dominant_problem<T>(m, n, layout, pad, {random_int(0, n - 1)})
+                               : dominant_problem<T>(m, n, layout, pad);
+  };
+  for (int n : {1, 2, 3, 5, 8, 16, 32, 33, is_quad<T> ? 40 : 64}) b.add(n, n, 6, make);
+  b.add(0, 0, 2, make);
+  b.add(4, 4, 3, make);  // its A_ld made invalid below
+  const int bad_group = int(b.groups.size()) - 1;
+  // Copies of the inputs with poisoned ipiv and info, their pointer arrays (a NULL A in
+  // problem 1, a NULL ipiv in problem 8) and the group arrays.
+  struct Call {
+    Output<T> o;
+    std::vector<int> n, ld, sizes;
+    std::vector<T *> pa;
+    std::vector<int *> pp;
+  };
+  auto prepare = [&]() {
+    Call c;
+    for (const LuProblem<T> &pr : b.problems) {
+      c.o.A.push_back(pr.A);
+      c.o.ipiv.emplace_back(pr.n + kIpivGuard, kIpivPoison);
+    }
+    std::size_t p = 0;
+    for (const Group &g : b.groups) {
+      c.n.push_back(g.n), c.sizes.push_back(g.count);
+      c.ld.push_back(g.count ? c.o.A[p].ld : std::max(1, g.n));
+      for (int i = 0; i < g.count; ++i, ++p) c.pa.push_back(c.o.A[p].ptr()), c.pp.push_back(c.o.ipiv[p].data());
+    }
+    c.ld[bad_group] = 2;  // below n = 4
+    c.pa[1] = nullptr, c.pp[8] = nullptr;
+    c.o.info.assign(p, kInfoPoison);
+    return c;
+  };
+  std::vector<const char *> backends = backends_for<T>();
+  backends.insert(backends.begin(), "reference");
+  const int G = int(b.groups.size());
+  for (const char *backend : backends) {
+    SCOPED_TRACE(std::string("backend ") + backend);
+    BackendScope s(backend);
+    Call two = prepare(), one = prepare();
+    two.o.rc = Api<T>::getrf(layout, two.n.data(), two.n.data(), two.pa.data(), two.ld.data(), two.pp.data(), G,
+                             two.sizes.data(), two.o.info.data());
+    ASSERT_GE(two.o.rc, 0);
+    two.o.rc = Api<T>::getri(layout, two.n.data(), two.pa.data(), two.ld.data(), two.pp.data(), G, two.sizes.data(),
+                             two.o.info.data());
+    one.o.rc = Api<T>::getrf_getri(layout, one.n.data(), one.pa.data(), one.ld.data(), one.pp.data(), G,
+                                   one.sizes.data(), one.o.info.data());
+    EXPECT_EQ(one.o.rc, two.o.rc) << "return value";
+    EXPECT_EQ(one.o.info, two.o.info) << "info";
+    std::size_t p = 0;
+    int singular = 0;
+    for (int g = 0; g < G; ++g)
+      for (int i = 0; i < b.groups[g].count; ++i, ++p) {
+        const int expect = g == bad_group ? -4 : p == 1 ? -3 : p == 8 ? -5 : b.problems[p].info;
+        EXPECT_EQ(one.o.info[p], expect) << describe(p, b.groups[g].n, b.groups[g].n);
+        singular += expect > 0;
+        EXPECT_EQ(one.o.ipiv[p], two.o.ipiv[p]) << "ipiv, " << describe(p, b.groups[g].n, b.groups[g].n);
+        bool same = one.o.A[p].data.size() == two.o.A[p].data.size();
+        for (std::size_t e = 0; same && e < one.o.A[p].data.size(); ++e)
+          same = same_bits(one.o.A[p].data[e], two.o.A[p].data[e]);
+        EXPECT_TRUE(same) << "A differs from getrf + getri, " << describe(p, b.groups[g].n, b.groups[g].n);
+        // A regular problem holds an inverse (getri's tests check the path), so not its input.
+        if (expect == 0 && b.groups[g].n > 1) {
+          bool changed = false;
+          for (std::size_t e = 0; e < one.o.A[p].data.size(); ++e)
+            changed = changed || !same_bits(one.o.A[p].data[e], b.problems[p].A.data[e]);
+          EXPECT_TRUE(changed) << "A unchanged, " << describe(p, b.groups[g].n, b.groups[g].n);
+        }
+      }
+    EXPECT_GT(singular, 0) << "the batch holds singular problems";
+    if (::testing::Test::HasFailure()) return;
+  }
+  // Call-level errors, in this signature's numbering, nothing touched: group_count (6),
+  // group_sizes (7), layout (1), n (2).
+  Call c = prepare();
+  const Output<T> before = c.o;
+  const int negative = -1;
+  EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), c.pa.data(), c.ld.data(), c.pp.data(), -1, c.sizes.data(),
+                                c.o.info.data()),
+            -6);
+  EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), c.pa.data(), c.ld.data(), c.pp.data(), 1, &negative,
+                                c.o.info.data()),
+            -7);
+  EXPECT_EQ(Api<T>::getrf_getri(BLAS_Layout(0), c.n.data(), c.pa.data(), c.ld.data(), c.pp.data(), G,
+                                c.sizes.data(), c.o.info.data()),
+            -1);
+  EXPECT_EQ(Api<T>::getrf_getri(layout, nullptr, c.pa.data(), c.ld.data(), c.pp.data(), G, c.sizes.data(),
+                                c.o.info.data()),
+            -2);
+  EXPECT_EQ(c.o.info, before.info) << "info touched by a call-level error";
+  EXPECT_EQ(c.o.ipiv, before.ipiv) << "ipiv touched by a call-level error";
+}
+
+TYPED_TEST(GetrfGetri, ColumnMajorInverseInOneCall) { check_inverse_call<typename TypeParam::type>(BLAS_ColMajor); }
+TYPED_TEST(GetrfGetri, RowMajorInverseInOneCall) { check_inverse_call<typename TypeParam::type>(BLAS_RowMajor); }
 TYPED_TEST(GetrfGetri, ColumnMajorNonFinite) { check_non_finite<typename TypeParam::type>(BLAS_ColMajor); }
 TYPED_TEST(GetrfGetri, RowMajorNonFinite) { check_non_finite<typename TypeParam::type>(BLAS_RowMajor); }
 TYPED_TEST(GetrfGetri, ColumnMajorDominant) { check_dominant<typename TypeParam::type>(BLAS_ColMajor, 2); }

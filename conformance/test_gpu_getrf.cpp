@@ -1319,5 +1319,91 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
   }
 }
 
+
+// ---- 10. the inverse in one call (SPEC.md section 9.4) on device data ---------------------------
+// BLAS_getrf_getri_batched leaves what getrf followed by getri leaves on the same backend, bit
+// for bit (A with its padding, ipiv, info, the return value): host pointer arrays with host
+// info, and device pointer arrays with device info; orders of the register kernels, of the
+// blocked getrf and of getri's shared kernel; in each group a singular problem, and a NULL A.
+TYPED_TEST(GpuGetrf, InverseInOneCall) {
+  using T = typename TypeParam::type;
+  const BLAS_Layout layout = BLAS_ColMajor;
+  const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 32, 33, 100};
+  constexpr int kCount = 5, kNullA = 1;  // problem 1 of group 0: NULL A
+  std::vector<LuProblem<T>> problems;
+  std::vector<int> n, ld, sizes;
+  for (int order : orders) {
+    const int pad = random_int(0, 3);
+    for (int i = 0; i < kCount; ++i)
+      problems.push_back(i == 2 ? dominant_problem<T>(order, order, layout, pad, {random_int(0, order - 1)})
+                                : dominant_problem<T>(order, order, layout, pad));
+    n.push_back(order), ld.push_back(problems.back().A.ld), sizes.push_back(kCount);
+  }
+  const int total = int(problems.size()), G = int(orders.size());
+  std::vector<std::size_t> at(total);  // element offsets of the matrices in one device buffer
+  std::size_t elements = 0;
+  for (int p = 0; p < total; ++p) at[p] = elements, elements += problems[p].A.data.size();
+  struct Result {
+    int rc;
+    std::vector<T> a;
+    std::vector<int> ipiv, info;
+  };
+  // One call (fused) or two (getrf, then getri) on fresh device copies.
+  auto run = [&](bool fused, bool device_arrays, const char *backend) {
+    BackendScope scope(backend);
+    Buffer a(Mem::device, elements * sizeof(T)), piv(Mem::device, std::size_t(total) * 128 * sizeof(int));
+    for (int p = 0; p < total; ++p) a.write(at[p] * sizeof(T), problems[p].A.data.data(), problems[p].A.data.size() * sizeof(T));
+    std::vector<int> poison(std::size_t(total) * 128, kIpivPoison);
+    piv.write(0, poison.data(), poison.size() * sizeof(int));
+    std::vector<T *> pa(total);
+    std::vector<int *> pp(total);
+    for (int p = 0; p < total; ++p)
+      pa[p] = reinterpret_cast<T *>(a.get()) + at[p], pp[p] = reinterpret_cast<int *>(piv.get()) + p * 128;
+    pa[kNullA] = nullptr;
+    Buffer da(Mem::device, total * sizeof(T *)), dp(Mem::device, total * sizeof(int *)), dinfo(Mem::device, total * sizeof(int));
+    std::vector<int> info(total, kInfoPoison);
+    T **A = pa.data();
+    int **ipiv = pp.data();
+    int *inf = info.data();
+    if (device_arrays) {
+      da.write(0, pa.data(), total * sizeof(T *)), dp.write(0, pp.data(), total * sizeof(int *));
+      dinfo.write(0, info.data(), total * sizeof(int));
+      A = reinterpret_cast<T **>(da.get()), ipiv = reinterpret_cast<int **>(dp.get()), inf = reinterpret_cast<int *>(dinfo.get());
+    }
+    Result r;
+    if (fused) {
+      r.rc = Api<T>::getrf_getri(layout, n.data(), A, ld.data(), ipiv, G, sizes.data(), inf);
+    } else {
+      r.rc = Api<T>::getrf(layout, n.data(), n.data(), A, ld.data(), ipiv, G, sizes.data(), inf);
+      EXPECT_GE(r.rc, 0) << "getrf";
+      r.rc = Api<T>::getri(layout, n.data(), A, ld.data(), ipiv, G, sizes.data(), inf);
+    }
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    r.a.resize(elements), r.ipiv.resize(poison.size());
+    a.read(0, r.a.data(), elements * sizeof(T)), piv.read(0, r.ipiv.data(), r.ipiv.size() * sizeof(int));
+    if (device_arrays) dinfo.read(0, info.data(), total * sizeof(int));
+    r.info = info;
+    return r;
+  };
+  for (bool device_arrays : {false, true}) {
+    if (device_arrays && is_quad<T>) continue;  // no GPU arithmetic: device arrays are UNSUPPORTED
+    for (const char *backend : device_backends<T>()) {
+      SCOPED_TRACE(std::string(device_arrays ? "device" : "host") + " pointer arrays, backend " + backend + ", " +
+                   seed_note());
+      const Result two = run(false, device_arrays, backend), one = run(true, device_arrays, backend);
+      EXPECT_EQ(one.rc, two.rc) << "return value";
+      EXPECT_EQ(one.rc, G + 1) << "a singular problem per group and the NULL A";
+      EXPECT_EQ(one.info, two.info) << "info";
+      EXPECT_EQ(one.info[kNullA], -3) << "a NULL A is argument 3 of the fused signature";
+      EXPECT_EQ(one.info[2], problems[2].info) << "the singular problem's info";
+      EXPECT_EQ(one.ipiv, two.ipiv) << "ipiv";
+      EXPECT_TRUE(std::memcmp(one.a.data(), two.a.data(), elements * sizeof(T)) == 0) << "A differs from getrf + getri";
+      EXPECT_FALSE(std::memcmp(one.a.data() + at[0], problems[0].A.data.data(), problems[0].A.data.size() * sizeof(T)) == 0)
+          << "a regular problem's A unchanged";
+      if (::testing::Test::HasFailure()) return;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace conf

@@ -166,6 +166,25 @@ BLAS_BATCHED_DECLARE_STRIDED(r128, blas_r128_t)
 BLAS_BATCHED_DECLARE_STRIDED(c128, blas_c128_t)
 #undef BLAS_BATCHED_DECLARE_STRIDED
 
+/* The inverse in one call (SPEC.md section 9.4): getrf then getri on the same arguments, with
+ * getri's signature. A becomes inv(A) and ipiv gets getrf's pivots; info and the return value
+ * as getri's. A singular problem gets info = i (the first zero U(i,i), as getrf reports it) and
+ * keeps getrf's factors in A and its pivots in ipiv. */
+#define BLAS_BATCHED_DECLARE_INVERSE(p, T)                                                         \
+  int BLAS_getrf_getri_batched_##p(BLAS_Layout layout, const int *n, T **A, const int *A_ld,     \
+                                   int **ipiv, int group_count, const int *group_sizes,          \
+                                   int *info);
+
+BLAS_BATCHED_DECLARE_INVERSE(r16, blas_r16_t)
+BLAS_BATCHED_DECLARE_INVERSE(c16, blas_c16_t)
+BLAS_BATCHED_DECLARE_INVERSE(r32, blas_r32_t)
+BLAS_BATCHED_DECLARE_INVERSE(c32, blas_c32_t)
+BLAS_BATCHED_DECLARE_INVERSE(r64, blas_r64_t)
+BLAS_BATCHED_DECLARE_INVERSE(c64, blas_c64_t)
+BLAS_BATCHED_DECLARE_INVERSE(r128, blas_r128_t)
+BLAS_BATCHED_DECLARE_INVERSE(c128, blas_c128_t)
+#undef BLAS_BATCHED_DECLARE_INVERSE
+
 /* What the calling thread's last BLAS_*_batched call did: routine, precision and, per
  * group, where it ran ("host/tiny", "host/openblas", "reference", "skipped -9", ...).
  * The string stays valid until the thread's next call. */

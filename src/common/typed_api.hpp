@@ -39,6 +39,10 @@ template <class T> struct Api;
                      const int *gs, int *info) {                                                 \
       return BLAS_getri_batched_##p(l, n, P(A), lda, ipiv, gc, gs, info);                        \
     }                                                                                             \
+    static int getrf_getri(BLAS_Layout l, const int *n, T **A, const int *lda, int **ipiv, int gc, \
+                           const int *gs, int *info) {                                            \
+      return BLAS_getrf_getri_batched_##p(l, n, P(A), lda, ipiv, gc, gs, info);                   \
+    }                                                                                             \
     static int potrf(BLAS_Layout l, const BLAS_Uplo *u, const int *n, T **A, const int *lda,     \
                      int gc, const int *gs, int *info) {                                         \
       return BLAS_potrf_batched_##p(l, u, n, P(A), lda, gc, gs, info);                           \

@@ -17,6 +17,7 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 
 namespace conf {
@@ -454,9 +455,18 @@ void check_inverse_call(BLAS_Layout layout) {
     if (::testing::Test::HasFailure()) return;
   }
   // Call-level errors, in this signature's numbering, nothing touched: group_count (6),
-  // group_sizes (7), layout (1), n (2).
+  // group_sizes (7), layout (1), n (2), the A, A_ld and ipiv arrays (3, 4, 5: getrf's 4, 5, 6).
   Call c = prepare();
   const Output<T> before = c.o;
+  EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), nullptr, c.ld.data(), c.pp.data(), G, c.sizes.data(),
+                                c.o.info.data()),
+            -3);
+  EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), c.pa.data(), nullptr, c.pp.data(), G, c.sizes.data(),
+                                c.o.info.data()),
+            -4);
+  EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), c.pa.data(), c.ld.data(), nullptr, G, c.sizes.data(),
+                                c.o.info.data()),
+            -5);
   const int negative = -1;
   EXPECT_EQ(Api<T>::getrf_getri(layout, c.n.data(), c.pa.data(), c.ld.data(), c.pp.data(), -1, c.sizes.data(),
                                 c.o.info.data()),
@@ -472,6 +482,9 @@ void check_inverse_call(BLAS_Layout layout) {
             -2);
   EXPECT_EQ(c.o.info, before.info) << "info touched by a call-level error";
   EXPECT_EQ(c.o.ipiv, before.ipiv) << "ipiv touched by a call-level error";
+  for (std::size_t p = 0; p < c.o.A.size(); ++p)
+    EXPECT_TRUE(std::memcmp(c.o.A[p].data.data(), before.A[p].data.data(), before.A[p].data.size() * sizeof(T)) == 0)
+        << "A touched by a call-level error, problem " << p;
 }
 
 TYPED_TEST(GetrfGetri, ColumnMajorInverseInOneCall) { check_inverse_call<typename TypeParam::type>(BLAS_ColMajor); }

@@ -1324,7 +1324,8 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 // BLAS_getrf_getri_batched leaves what getrf followed by getri leaves on the same backend, bit
 // for bit (A with its padding, ipiv, info, the return value): host pointer arrays with host
 // info, and device pointer arrays with device info; orders of the register kernels, of the
-// blocked getrf and of getri's shared kernel; in each group a singular problem, and a NULL A.
+// blocked getrf and of getri's shared kernel; a singular problem in each group, a NULL A in
+// the first.
 TYPED_TEST(GpuGetrf, InverseInOneCall) {
   using T = typename TypeParam::type;
   const BLAS_Layout layout = BLAS_ColMajor;

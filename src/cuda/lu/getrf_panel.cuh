@@ -11,6 +11,9 @@
 
 namespace bb::cuda {
 
+// Columns of the outside permutation's shared-memory tile (the tile's first dimension).
+constexpr int kTileColumns = 32;
+
 // The panel's row permutation on the columns outside it (the panel_at before it and the
 // columns_right after): moves[k] = {to, from}, count of them, through shared memory in tiles of
 // kTileColumns columns (each tile: every read, a barrier, every write). Threads run along the
@@ -18,7 +21,6 @@ namespace bb::cuda {
 template <class S, int kTileLd>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count,
                                 typename dev<S>::C (*tile)[kTileLd]) {
-  constexpr int kTileColumns = 32;
   const int outside = G.panel_at + G.columns_right, cells = count * kTileColumns;
   for (int first = 0; first < outside; first += kTileColumns) {
     auto cell = [&](int e, int &k, int &t) {
@@ -55,7 +57,7 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
   __shared__ CT pivot_line[K];
   __shared__ int2 moves[kMaxMoves];
   __shared__ int move_count;
-  __shared__ CT tile[32][kMaxMoves + 1];  // + 1: no bank conflicts along a row-major tile
+  __shared__ CT tile[kTileColumns][kMaxMoves + 1];  // + 1: no bank conflicts along a row-major tile
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
   const Re sfmin = smallest_normal<Re>();
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {

@@ -107,7 +107,7 @@ struct Options {
   std::string csv, tag;
 };
 
-const char *const kRoutines[] = {"gemm", "trsm", "trmm", "getrf", "getri", "potrf", "geqrf"};
+const char *const kRoutines[] = {"gemm", "trsm", "trmm", "getrf", "getri", "getrf_getri", "potrf", "geqrf"};
 #define BB_NAME(suffix, PublicT, T) #suffix,
 const char *const kPrecs[] = {BB_FOR_EACH_PRECISION(BB_NAME)};
 #undef BB_NAME
@@ -120,7 +120,9 @@ bool device_only(const std::string &b) {
 // factorizations in device mode; one group of evenly spaced matrices.
 bool strided_only(const std::string &b) { return b == "native-strided"; }
 // The dense factorizations: in device mode one size per call of back-to-back matrices.
-bool factor_routine(const std::string &r) { return r == "getrf" || r == "getri" || r == "potrf" || r == "geqrf"; }
+bool factor_routine(const std::string &r) {
+  return r == "getrf" || r == "getri" || r == "getrf_getri" || r == "potrf" || r == "geqrf";
+}
 bool triangular_routine(const std::string &r) { return r == "trsm" || r == "trmm"; }
 // Routines whose device rows are one size per call of back-to-back square matrices (FactDevCase).
 bool one_size_device_routine(const std::string &r) { return factor_routine(r) || triangular_routine(r); }
@@ -146,7 +148,11 @@ Times BLAS_<routine>_batched_<prec> through the public API: one row per routine 
 size (or call of several groups) x backend, on stdout and, with --csv, in a CSV file.
 Lists are comma-separated; [...] is the default.
 
-  --routine LIST    gemm,trsm,trmm,getrf,getri,potrf,geqrf  [gemm]
+  --routine LIST    gemm,trsm,trmm,getrf,getri,getrf_getri,potrf,geqrf  [gemm]
+                    (getrf_getri: the inverse in one call, BLAS_getrf_getri_batched; in device
+                    mode also the row native-two-calls, getrf then getri as two calls, and its
+                    cublas-direct row is getrfBatched, getriBatched out of place and the copy
+                    back; no native-strided row)
   --prec LIST       r16,c16,r32,c32,r64,c64,r128,c128  [r64]
   --side S          trsm, trmm: left or right (uplo Lower, NoTrans, NonUnit)  [left]
   --sizes LIST      square problem orders, each >= 1; one call per size  [4,8,16]
@@ -258,7 +264,7 @@ Columns that do not apply (error without --check and on the reference row itself
 without a vendor row, kernel_ms on host, ...) print '-' in the table and are empty in the CSV.
 GFLOP/s: LAWN 41 counts (complex x4). GB/s and pct_bw count per problem, in elements of the
 precision: gemm 4 n^2 (A, B read, C read and written); trsm, trmm n(n+1)/2 + 2 n^2; getrf,
-getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf n(n+1) (its triangle
+getri, getrf_getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf n(n+1) (its triangle
 read and written); geqrf 2 n^2 + n (A read and written, tau written).
 
 Device rows (empty on host rows), measured at the start of the run: copy_gbps, the device copy
@@ -546,6 +552,7 @@ double flops(const std::string &r, double n, bool cplx) {
   else if (r == "trsm" || r == "trmm") f = n * n * n;
   else if (r == "getrf") f = 2 * n * n * n / 3 - n * n / 2 + 5 * n / 6;
   else if (r == "getri") f = 4 * n * n * n / 3 - n * n + 5 * n / 3;
+  else if (r == "getrf_getri") f = 2 * n * n * n - 3 * n * n / 2 + 5 * n / 2;  // getrf + getri
   else if (r == "potrf") f = n * n * n / 3 + n * n / 2 + n / 6;
   else if (r == "geqrf") f = 4 * n * n * n / 3 + 2 * n * n + 14 * n / 3;
   return cplx ? 4 * f : f;
@@ -556,7 +563,7 @@ double flops(const std::string &r, double n, bool cplx) {
 double bytes(const std::string &r, double n, double elem) {
   if (r == "gemm") return 4 * n * n * elem;
   if (r == "trsm" || r == "trmm") return (n * (n + 1) / 2 + 2 * n * n) * elem;
-  if (r == "getrf" || r == "getri") return 2 * n * n * elem + n * double(sizeof(int));
+  if (r == "getrf" || r == "getri" || r == "getrf_getri") return 2 * n * n * elem + n * double(sizeof(int));
   if (r == "potrf") return n * (n + 1) * elem;
   if (r == "geqrf") return (2 * n * n + n) * elem;
   return 2 * n * n * elem;
@@ -814,6 +821,8 @@ struct Case {
                                                         ptr[1].data(), d, G, sizes, info.data());
     if (r == "getrf") return Api<T>::getrf(BLAS_ColMajor, d, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());
     if (r == "getri") return Api<T>::getri(BLAS_ColMajor, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());
+    if (r == "getrf_getri")
+      return Api<T>::getrf_getri(BLAS_ColMajor, d, ptr[0].data(), d, piv.data(), G, sizes, info.data());
     if (r == "potrf") return Api<T>::potrf(BLAS_ColMajor, lower.data(), d, ptr[0].data(), d, G, sizes, info.data());
     if (r == "geqrf")
       return Api<T>::geqrf(BLAS_ColMajor, d, d, ptr[0].data(), d, ptr[1].data(), G, sizes, info.data());
@@ -1700,7 +1709,7 @@ Floor gemm_floor(Gpu &gpu, long problems, long groups, bool per_problem_upload, 
 inline double factor_group_bytes(const std::string &r) {
   // trsm, trmm: side, uplo, A_trans, diag, m, n, lda, ldb, group_size and alpha (at most 16 bytes)
   if (r == "trsm" || r == "trmm") return 4.0 * sizeof(BLAS_Side) + 5.0 * sizeof(int) + 16;
-  if (r == "getri") return 3.0 * sizeof(int);
+  if (r == "getri" || r == "getrf_getri") return 3.0 * sizeof(int);
   if (r == "potrf") return sizeof(BLAS_Uplo) + 3.0 * sizeof(int);
   return 4.0 * sizeof(int);
 }
@@ -2145,8 +2154,9 @@ double qr_residual(int n, const T *A, const T *F, const T *tau, double eps) {
 // problem p being pool problem p % pool_count; the host keeps the pool for the check.
 template <class T>
 struct FactDevCase {
-  std::string routine;                               // getrf, getri, potrf, geqrf, trsm, trmm
-  bool getri = false, potrf = false, geqrf = false;  // none of them (nor tri): getrf
+  std::string routine;                               // getrf, getri, getrf_getri, potrf, geqrf, trsm, trmm
+  bool getri = false, potrf = false, geqrf = false;  // none of them (nor tri, inverse): getrf
+  bool inverse = false;                              // getrf_getri: A in, inv(A) out
   bool tri = false, solve = false;  // trsm (solve) or trmm: A(s) holds B, Tau(s) the triangular A
   int n = 0, count = 0;
   long total = 0;
@@ -2168,10 +2178,10 @@ struct FactDevCase {
   BLAS_Side side = BLAS_Left;          // trsm, trmm (--side)
 
   void set_routine(const std::string &r) {
-    routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf";
+    routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf", inverse = r == "getrf_getri";
     tri = r == "trsm" || r == "trmm", solve = r == "trsm";
   }
-  bool pivots() const { return !potrf && !geqrf && !tri; }  // getrf, getri
+  bool pivots() const { return !potrf && !geqrf && !tri; }  // getrf, getri, getrf_getri
   bool has_tau() const { return geqrf || tri; }             // the second array of T
   double vec_elem() const { return has_tau() ? double(sizeof(T)) : double(sizeof(int)); }
   ~FactDevCase() {
@@ -2333,6 +2343,7 @@ struct FactDevCase {
     T **A0 = pa[s].data();
     if (tri) return tri_call(pt[s].data(), A0, info.data());
     if (getri) return Api<T>::getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
+    if (inverse) return Api<T>::getrf_getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, A0, &N, 1, &cnt, info.data());
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, A0, &N, pt[s].data(), 1, &cnt, info.data());
     return Api<T>::getrf(BLAS_ColMajor, &N, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
@@ -2343,6 +2354,7 @@ struct FactDevCase {
     T **dA = dpa + at;
     if (tri) return tri_call(dpt + at, dA, dinfo);
     if (getri) return Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
+    if (inverse) return Api<T>::getrf_getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, dA, &N, 1, &cnt, dinfo);
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, dA, &N, dpt + at, 1, &cnt, dinfo);
     return Api<T>::getrf(BLAS_ColMajor, &N, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
@@ -2358,6 +2370,13 @@ struct FactDevCase {
     if (potrf) return Api<T>::potrf_strided(BLAS_ColMajor, lower, n, A(s), n, st, count, info.data());
     if (geqrf) return Api<T>::geqrf_strided(BLAS_ColMajor, n, n, A(s), n, st, Tau(s), n, count, info.data());
     return Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
+  }
+  // getrf_getri's native-two-calls row: getrf then getri through the group API, as the
+  // native row's arrays.
+  int two_calls(int s) {
+    const int N = n, cnt = count;
+    if (int rc = Api<T>::getrf(BLAS_ColMajor, &N, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data())) return rc;
+    return Api<T>::getri(BLAS_ColMajor, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
   }
   // trsm / trmm through the group API: uplo Lower, NoTrans, NonUnit, m = n.
   int tri_call(T **tri_a, T **b, int *inf) {
@@ -2392,7 +2411,10 @@ struct FactDevCase {
       if (r != CUBLAS_STATUS_SUCCESS) return text(r);
       return host_info == 0 ? std::string() : "cublas<t>geqrfBatched: info " + std::to_string(host_info);
     }
-    if (!getri) return text(cu_getrf<T>(gpu.blas, n, dpa + at, P(s), dinfo, count));
+    if (!getri || inverse) {
+      const cublasStatus_t f = cu_getrf<T>(gpu.blas, n, dpa + at, P(s), dinfo, count);
+      if (!inverse || f != CUBLAS_STATUS_SUCCESS) return text(f);
+    }
     const cublasStatus_t r = cu_getri<T>(gpu.blas, n, dpa + at, P(s), dpo, dinfo, count);
     if (r != CUBLAS_STATUS_SUCCESS) return text(r);
     CUDA_OK(cudaEventRecord(mid, gpu.stream));
@@ -2453,7 +2475,7 @@ struct FactDevCase {
           if (!(err <= worst)) worst = err;
           continue;
         }
-        const double err = getri   ? inverse_residual(n, A0, x.data(), eps)
+        const double err = getri || inverse ? inverse_residual(n, A0, x.data(), eps)
                            : potrf ? chol_residual(n, A0, x.data(), eps)
                            : geqrf ? qr_residual(n, A0, x.data(), tv.data(), eps)
                                    : lu_residual(n, A0, x.data(), ip.data(), eps, why);
@@ -2469,6 +2491,7 @@ struct FactDevCase {
 const char *vendor_routine(const std::string &r) {
   return r == "getrf"   ? "getrfBatched"
          : r == "getri" ? "getriBatched"
+         : r == "getrf_getri" ? "getrfBatched and getriBatched"
          : r == "potrf" ? "potrfBatched"
          : r == "trsm"  ? "trsmBatched"
                         : "geqrfBatched";
@@ -2481,13 +2504,17 @@ const char *vendor_library(const std::string &r) { return r == "potrf" ? "cuSOLV
 template <class T>
 void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine, int n, int count, Out &out) {
   const char *prec = traits<T>::name();
-  const bool getri = routine == "getri";
+  const bool getri = routine == "getri", inverse = routine == "getrf_getri";
   const std::string label = routine + " " + prec + " n=" + std::to_string(n);
   std::vector<std::string> backends;
-  for (const std::string &b : o.backends_given ? o.backends
-                                               : std::vector<std::string>{"native", "native-strided", "native-devptr",
-                                                                          "cublas-direct"}) {
+  std::vector<std::string> asked = o.backends_given ? o.backends
+                                                    : std::vector<std::string>{"native", "native-strided", "native-devptr",
+                                                                               "cublas-direct"};
+  if (inverse && (!o.backends_given || has(o.backends, "native"))) asked.push_back("native-two-calls");
+  for (const std::string &b : asked) {
     if (b == "reference") note_reference_skipped();
+    else if (inverse && strided_only(b))
+      std::fprintf(stderr, "%s %s: left out, the inverse in one call has no strided entry point\n", label.c_str(), b.c_str());
     else if (b == "cublas-batched" || b == "vendor-grouped") continue;  // run() noted it
     else if (b == "cublas-direct" && routine == "trmm")
       std::fprintf(stderr, "%s cublas-direct: left out, cuBLAS has no batched trmm\n", label.c_str());
@@ -2508,7 +2535,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
 #endif
   FactDevCase<T> c;
   c.set_routine(routine), c.n = n, c.count = count, c.side = o.side;
-  std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && getri);
+  std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && (getri || inverse));
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
     return;
@@ -2523,16 +2550,17 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
   if (has(backends, "native-strided")) sfloor = strided_floor(gpu, c.total, total_bytes);
   if (has(backends, "native-devptr")) dfloor = devptr_floor(gpu, factor_group_bytes(routine), total_bytes);
   cudaEvent_t mid = nullptr;  // cuBLAS getri: between getriBatched and the copy back
-  if (cublas && getri) CUDA_OK(cudaEventCreate(&mid));
+  if (cublas && (getri || inverse)) CUDA_OK(cudaEventCreate(&mid));
   std::vector<Row> mine;
   for (const std::string &backend : backends) {
     const bool strided = strided_only(backend), devptr = backend == "native-devptr", cub = backend == "cublas-direct";
-    const bool api = !cub;
-    if (api) setenv("BLAS_BATCHED_BACKEND", strided || devptr ? "native" : backend.c_str(), 1);
+    const bool api = !cub, two = backend == "native-two-calls";
+    if (api) setenv("BLAS_BATCHED_BACKEND", strided || devptr || two ? "native" : backend.c_str(), 1);
     auto text = [](int rc) { return rc == 0 ? std::string() : rc_text(rc); };
     std::function<std::string(int)> call;
     if (strided) call = [&](int s) { return text(c.strided_call(s)); };
     else if (devptr) call = [&](int s) { return text(c.devptr_call(s)); };
+    else if (two) call = [&](int s) { return text(c.two_calls(s)); };
     else if (api) call = [&](int s) { return text(c.api_call(s)); };
     else call = [&](int s) { return c.vendor_call(gpu, s, mid); };
     why = call(0);  // warm-up
@@ -2572,8 +2600,10 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     row.layout = "strided", row.rot = c.rot, row.reps = int(t.size());
     set_device_timing(row, gpu, t, kt, fl, total_bytes, strided ? sfloor : devptr ? dfloor : floor, partial_kernel);
     if (!alone.empty())
-      add_note(row, "getriBatched out of place then one D2D copy of the batch into A (timed); getriBatched alone " +
-                        num(median(alone), "%.4f", "-") + " ms");
+      add_note(row, std::string(inverse ? "getrfBatched, " : "") +
+                        "getriBatched out of place then one D2D copy of the batch into A (timed); " +
+                        (inverse ? "without the copy " : "getriBatched alone ") + num(median(alone), "%.4f", "-") + " ms");
+    if (two) add_note(row, "BLAS_getrf_batched then BLAS_getri_batched (host pointer arrays and info)");
     if (cub && c.potrf) add_note(row, "cusolverDn<t>potrfBatched uplo Lower");
     if (cub && c.geqrf) add_note(row, "cublas<t>geqrfBatched");
     if (cub && c.tri) add_note(row, "cublas<t>trsmBatched");

@@ -5,7 +5,8 @@
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
-# luab: blocked getrf against the unblocked kernel and cuBLAS, luprofile: ncu time per kernel of a blocked getrf). From the device tool:
+# luab: blocked getrf against the unblocked kernel and cuBLAS, luprofile: ncu time per kernel of a blocked getrf,
+# invbench: the inverse in one call against two calls and cuBLAS). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -146,6 +147,19 @@ if has tribench; then
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
   "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
   cat "$out/tri-large-$gpu.csv"
+fi
+if has invbench; then
+  # The inverse in one call against getrf + getri as two calls and cuBLAS getrfBatched +
+  # getriBatched (+ the copy back), and the one-pass kernel against getrf's and getri's kernels
+  # (BLAS_BATCHED_LU_ONE_PASS=0) on device pointer arrays (INVPREC, INVSIZES pick a part).
+  bench=$build/bench/blas_batched_bench
+  for p in ${INVPREC:-r64 r32 c64 c32 r16}; do
+    "$bench" --routine getrf_getri --prec $p --sizes ${INVSIZES:-4,8,16,24,32,64,128} --device gpu --check --reps 5 \
+      --backend native,native-devptr,cublas-direct --csv "$out/inv-$p-$gpu.csv"
+    BLAS_BATCHED_LU_ONE_PASS=0 "$bench" --routine getrf_getri --prec $p --sizes ${INVABSIZES:-8,16,32} --device gpu \
+      --reps 5 --backend native-devptr | sed 's/native-devptr/two-kernels/'
+  done > "$out/invbench-$gpu.log" 2>&1
+  grep -E "^getrf_getri|check failed" "$out/invbench-$gpu.log" | awk '{print $2, $3, $4, $7 " ms", $11 "%", "k" $12 "%", "x" $14, $17}'
 fi
 if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/lu_ab.sh: P, S, BMIN)
   OUT=$out BUILD=$build bash "$root/tools/lu_ab.sh"

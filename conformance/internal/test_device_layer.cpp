@@ -2,6 +2,7 @@
 // channel through the chunked driver (with a stand-in routine whose kernel reports codes), and
 // the gemm core on sub-blocks of operands already on the device (what blocked factorizations
 // and recursive trsm/trmm call). Label gpu; without a device every test skips.
+#include "../../src/cuda/lu/lu_tuning.hpp"
 #include "../../src/device/device_run.hpp"
 #include "../gpu_common.hpp"
 #include "probe_kernel.hpp"
@@ -224,6 +225,98 @@ TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
         EXPECT_NO_CUDA_ERROR();
         conf::count_checked("device gemm core on sub-blocks", P);
       }
+}
+
+// The one-pass inverse kernel (getrf_getri_register.cuh, orders 5..32) through the LU core, strided on
+// device memory: regular problems must hold inv(A) (residual against I), with ipiv and info
+// as the library's host getrf gives them; a singular problem (a zero column) getrf's factors.
+template <class S>
+class InverseCore : public conf::gpu::GpuTest {};
+TYPED_TEST_SUITE(InverseCore, CorePrecisions);
+
+TYPED_TEST(InverseCore, MatchesHostGetrfAndInverts) {
+  using S = TypeParam;
+  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  const int P = conf::gpu::reduced() ? 12 : 300;
+  std::uniform_real_distribution<double> dist(-1, 1);
+  for (int n : {5, 8, 13, 16, 31, 32}) {
+    SCOPED_TRACE("n " + std::to_string(n));
+    const int K = n <= 8 ? 8 : n <= 16 ? 16 : 32;
+    const int config = bb::cuda::lu_register_config(K), mat = n * n;
+    // Diagonally dominant with the rows shuffled (pivoting undoes it); problem 3: a zero column.
+    std::vector<S> a(std::size_t(P) * mat);
+    for (int p = 0; p < P; ++p) {
+      std::vector<int> rows(n);
+      std::iota(rows.begin(), rows.end(), 0);
+      std::shuffle(rows.begin(), rows.end(), conf::rng());
+      const int zero_col = p == 3 ? int(conf::rng()() % unsigned(n)) : -1;
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+          a[std::size_t(p) * mat + rows[i] + j * n] = j == zero_col ? S(0) : S(dist(conf::rng()) + (i == j ? n + 2 : 0));
+    }
+    // The library's host getrf on a copy: ipiv, info, and the factors of the singular problem.
+    std::vector<S> lu = a;
+    std::vector<int> host_piv(std::size_t(P) * n), host_info(P);
+    {
+      std::vector<S *> pa(P);
+      std::vector<int *> pp(P);
+      for (int p = 0; p < P; ++p) pa[p] = lu.data() + std::size_t(p) * mat, pp[p] = host_piv.data() + std::size_t(p) * n;
+      const int size = P;
+      if constexpr (std::is_same_v<S, float>)
+        BLAS_getrf_batched_r32(BLAS_ColMajor, &n, &n, pa.data(), &n, pp.data(), 1, &size, host_info.data());
+      else
+        BLAS_getrf_batched_r64(BLAS_ColMajor, &n, &n, pa.data(), &n, pp.data(), 1, &size, host_info.data());
+    }
+    Buffer da(Mem::device, a.size() * sizeof(S)), dp(Mem::device, std::size_t(P) * n * sizeof(int)),
+        di(Mem::device, P * sizeof(int));
+    da.write(0, a.data(), a.size() * sizeof(S));
+    bb::cuda::FactorRun run;
+    run.problems = P, run.m = n, run.n = n;
+    run.A = {da.get(), mat, n, false};
+    run.ipiv = {dp.get(), n, 1, false};
+    run.info = reinterpret_cast<int *>(di.get());
+    int device = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    {
+      bb::cuda::Session s(device);
+      ASSERT_EQ(s.status(), 0);
+      EXPECT_EQ(bb::cuda::lu_launch(s, prec, bb::cuda::LuRoutine::getrf_getri, config, &run, nullptr, nullptr, 1,
+                                    bb::cuda::lu_units(run, config)),
+                0);
+      double ms = 0;
+      EXPECT_EQ(s.finish(ms), 0);
+    }
+    std::vector<S> out(a.size());
+    std::vector<int> piv(host_piv.size()), info(P);
+    da.read(0, out.data(), out.size() * sizeof(S)), dp.read(0, piv.data(), piv.size() * sizeof(int));
+    di.read(0, info.data(), info.size() * sizeof(int));
+    EXPECT_EQ(piv, host_piv) << "ipiv";
+    EXPECT_EQ(info, host_info) << "info";
+    EXPECT_NE(host_info[3], 0) << "problem 3 is singular";
+    const double eps = std::is_same_v<S, float> ? 6e-8 : 1.2e-16;
+    int64_t bad = 0;
+    for (int p = 0; p < P; ++p) {
+      const S *A0 = a.data() + std::size_t(p) * mat, *X = out.data() + std::size_t(p) * mat;
+      if (host_info[p]) {  // getrf's factors
+        for (int e = 0; e < mat; ++e) {
+          const S want = lu[std::size_t(p) * mat + e];
+          if (std::abs(double(X[e]) - double(want)) > 100 * n * eps * (1 + std::abs(double(want))) && bad++ < 5)
+            ADD_FAILURE() << "singular problem " << p << " element " << e << ": " << double(X[e]) << " vs " << double(want);
+        }
+        continue;
+      }
+      for (int j = 0; j < n; ++j)  // (A X)(i, j) against I
+        for (int i = 0; i < n; ++i) {
+          double sum = 0, scale = 0;
+          for (int l = 0; l < n; ++l) sum += double(A0[i + l * n]) * double(X[l + j * n]), scale += std::abs(double(A0[i + l * n]) * double(X[l + j * n]));
+          if (std::abs(sum - (i == j ? 1.0 : 0.0)) > 10 * n * eps * (scale + 1) && bad++ < 5)
+            ADD_FAILURE() << "problem " << p << " (A X)(" << i << "," << j << ") = " << sum;
+        }
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_NO_CUDA_ERROR();
+    conf::count_checked("one-pass inverse core", P);
+  }
 }
 
 }  // namespace

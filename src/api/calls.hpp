@@ -90,6 +90,9 @@ struct CallBase {
   // the group API's).
   const StridedSignature *signature = nullptr;
   int position(int k) const { return signature ? signature->map(k) : k; }
+  // getri's call with each problem factored by getrf first (the inverse in one call, SPEC.md
+  // section 9.4): see InverseCall.
+  static constexpr bool kFactorFirst = false;
   // The matrix of pointer argument `index` for problem p, strided addressing.
   const void *strided_address(int index, int64_t p) const {
     const StridedBase &s = strided[index];
@@ -201,9 +204,10 @@ struct GetrfCall : CallBase {
   int64_t order(int g) const { return std::max(m[g], n[g]); }
 };
 
-template <class T>
+template <class T, bool FactorFirst = false>
 struct GetriCall : CallBase {
   static constexpr Routine routine = Routine::getri;
+  static constexpr bool kFactorFirst = FactorFirst;
   static constexpr int pos_group_count = 6, pos_group_sizes = 7;
   const int *n;
   T **A; const int *A_ld;
@@ -217,16 +221,23 @@ struct GetriCall : CallBase {
     return 0;
   }
   unsigned needed_pointers(int g) const { return n[g] > 0 ? 3u : 0u; }
-  // A pivot outside 1..n would make the inversion address memory outside the matrix.
+  // A pivot outside 1..n would make the inversion address memory outside the matrix (ipiv is
+  // an output when getrf runs first).
   int problem_error(int g, int64_t p) const {
     if (int e = null_pointer_error(*this, needed_pointers(g), p)) return e;
-    for (int i = 0; i < n[g]; ++i)
-      if (ipiv[p][i] < 1 || ipiv[p][i] > n[g]) return -5;
+    if (!FactorFirst)
+      for (int i = 0; i < n[g]; ++i)
+        if (ipiv[p][i] < 1 || ipiv[p][i] > n[g]) return -5;
     return 0;
   }
-  GetriProblem<T> problem(int g, int64_t p) const { return {layout, n[g], A[p], A_ld[g], ipiv[p]}; }
+  GetriProblem<T> problem(int g, int64_t p) const { return {layout, n[g], A[p], A_ld[g], ipiv[p], FactorFirst}; }
   int64_t order(int g) const { return n[g]; }
 };
+
+// The inverse in one call (BLAS_getrf_getri_batched, SPEC.md 9.4): getri's signature,
+// arguments and codes, each problem factored by getrf (ipiv written) and then inverted.
+template <class T>
+using InverseCall = GetriCall<T, true>;
 
 template <class T>
 struct PotrfCall : CallBase {

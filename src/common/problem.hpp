@@ -104,6 +104,7 @@ struct GetriProblem {
   int n;
   T *A; int lda;
   int *ipiv;
+  bool factor_first = false;  // getrf on A first, writing ipiv (the inverse in one call)
 };
 
 template <class T>

@@ -41,6 +41,10 @@ struct FactorRun {
   // the columns_right after it.
   bool panel = false;
   int panel_at = 0, columns_right = 0;
+  // A run after another on the same problems (getri after blocked getrf in the inverse in one
+  // call): a code goes only where none is yet, and a problem that already has a -k code (a NULL
+  // problem, whose operands lead to the driver's scratch) is skipped. getri's shared kernels.
+  bool keep_codes = false;
 };
 
 // Runs that travel in a launch's parameters (more go in a table in device memory).

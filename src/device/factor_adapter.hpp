@@ -22,6 +22,8 @@ struct FactorAdapter {
   static constexpr Routine R = Call::routine;
   static constexpr bool kGetrf = R == Routine::getrf, kGetri = R == Routine::getri;
   static constexpr bool kPotrf = R == Routine::potrf, kGeqrf = R == Routine::geqrf;
+  // The inverse in one call (getri's call, getrf first): ipiv is an output.
+  static constexpr bool kInverse = Call::kFactorFirst;
   static constexpr bool supported = true;
   static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
   static constexpr int kOperands = kPotrf ? 1 : 2;
@@ -32,7 +34,8 @@ struct FactorAdapter {
   static constexpr bool kNumericInfo = !kGeqrf;
   static constexpr bool kZeroesInfo = true;  // FactorRun::info
   using Run = cuda::FactorRun;
-  static constexpr cuda::LuRoutine kLu = kGetri ? cuda::LuRoutine::getri : cuda::LuRoutine::getrf;
+  static constexpr cuda::LuRoutine kLu =
+      kInverse ? cuda::LuRoutine::getrf_getri : kGetri ? cuda::LuRoutine::getri : cuda::LuRoutine::getrf;
   // The per-problem vector's element, and its position in the signature (getri's pivot code).
   using Vector = std::conditional_t<kGeqrf, T, int>;
   static constexpr int kVectorPosition = kGetri ? 5 : 6;
@@ -72,7 +75,7 @@ struct FactorAdapter {
       if constexpr (kPotrf) d.config = cuda::chol_config(p, r.n);
       else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
-      if constexpr (kGetrf) d.blocked = cuda::lu_blocked(p, r.m, r.n);
+      if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
     }
     return d;
   }
@@ -102,7 +105,7 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  // Blocked getrf runs from the host, unless the chunk has many runs and this one few problems
+  // Blocked getrf (and the inverse whose getrf is blocked) runs from the host, unless the chunk has many runs and this one few problems
   // (cuda::lu_blocked_run). On device pointer arrays it gets the driver's checked copy, where a
   // NULL problem's A and ipiv both lead to one scratch area: the panels then compute there
   // (their interchanges never read ipiv back) and keep the problem's -k code.
@@ -135,6 +138,7 @@ struct FactorAdapter {
   }
   static int vendor(cuda::Session &s, const Run &r) {
     if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kInverse && gpu_arithmetic<T>) return cuda::getrf_getri_blocked(s, device_precision<T>(), r, false);
     else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
   }
 
@@ -166,7 +170,7 @@ struct FactorAdapter {
         Vh[i] = vectors && vectors[p] ? vbuf.data() + i * nvec : nullptr;
         if (null_pointer_error(c, c.needed_pointers(g), p)) continue;  // the host pass reports it
         if (s.download(Ah[i], c.A[p], ea * sizeof(T))) return s.status();
-        if (kGetri && s.download(Vh[i], vectors[p], nvec * sizeof(Vector))) return s.status();
+        if (kGetri && !kInverse && s.download(Vh[i], vectors[p], nvec * sizeof(Vector))) return s.status();
       }
       if (s.sync()) return s.status();
       Call h = c;  // the same group parameters, host pointers, one group
@@ -186,9 +190,10 @@ struct FactorAdapter {
         const int64_t p = offset + done + i;
         if (c.info) c.info[p] = info[i];
         // What the host wrote goes back: getri leaves a failed problem untouched, getrf
-        // completes one with a zero pivot, potrf's failed problem holds a partial result in its
-        // triangle; NULL pointers and bad pivots touch nothing.
-        if (info[i] < 0 || (kGetri && info[i] > 0)) continue;
+        // completes one with a zero pivot (the inverse in one call too: A keeps its factors),
+        // potrf's failed problem holds a partial result in its triangle; NULL pointers and bad
+        // pivots touch nothing.
+        if (info[i] < 0 || (kGetri && !kInverse && info[i] > 0)) continue;
         if constexpr (kPotrf) {
           // Line l of the storage (a column, or a row when row-major): the triangle's part.
           const bool lower_in_lines = (c.uplo[g] == BLAS_Lower) == col;
@@ -201,7 +206,7 @@ struct FactorAdapter {
           if (s.upload_matrix(c.A[p], Ah[i], ld * sizeof(T), std::size_t(col ? m : n) * sizeof(T), col ? n : m))
             return s.status();
         }
-        if ((kGetrf || kGeqrf) && s.upload(vectors[p], Vh[i], nvec * sizeof(Vector))) return s.status();
+        if ((kGetrf || kGeqrf || kInverse) && s.upload(vectors[p], Vh[i], nvec * sizeof(Vector))) return s.status();
       }
       if (s.sync()) return s.status();  // the next batch reuses the buffers
     }
@@ -210,7 +215,7 @@ struct FactorAdapter {
 };
 
 template <class T> struct Adapter<GetrfCall<T>> : FactorAdapter<GetrfCall<T>, T> {};
-template <class T> struct Adapter<GetriCall<T>> : FactorAdapter<GetriCall<T>, T> {};
+template <class T, bool F> struct Adapter<GetriCall<T, F>> : FactorAdapter<GetriCall<T, F>, T> {};
 template <class T> struct Adapter<PotrfCall<T>> : FactorAdapter<PotrfCall<T>, T> {};
 template <class T> struct Adapter<GeqrfCall<T>> : FactorAdapter<GeqrfCall<T>, T> {};
 

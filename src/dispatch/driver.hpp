@@ -96,7 +96,7 @@ inline int write_group_info(cuda::Session &s, int *info, const int64_t *first, c
 template <class T, class Call>
 int run_call_unguarded(const Call &caller, CallRecord &rec) {
   Call c = caller;  // its addressing and info change below
-  rec.start(Call::routine, traits<T>::name());
+  rec.start(Call::routine, Call::kFactorFirst ? "getrf_getri" : routine_name(Call::routine), traits<T>::name());
   // The record's arrays are the plan; sizing them is the call's only allocation per group,
   // done before anything is touched.
   const int G = c.group_count > 0 ? c.group_count : 0;

@@ -31,6 +31,7 @@ struct GroupRecord {
 
 struct CallRecord {
   Routine routine = Routine::gemm;
+  const char *name = "gemm";  // the routine's, or the extension's (getrf_getri)
   const char *precision = "";
   const char *backend = "";
   int result = 0;
@@ -39,8 +40,8 @@ struct CallRecord {
   std::vector<int64_t> first;     // first problem of each group; first[group_count] = total
   double device_ms = -1;  // with BLAS_BATCHED_DEVICE_TIMING=1
   std::string text;  // formatted on request
-  void start(Routine r, const char *prec) {
-    routine = r, precision = prec, backend = "", result = 0, device_ms = -1, group_count = 0;
+  void start(Routine r, const char *routine_label, const char *prec) {
+    routine = r, name = routine_label, precision = prec, backend = "", result = 0, device_ms = -1, group_count = 0;
   }
   int64_t problems(int g) const { return first[g + 1] - first[g]; }
 };

@@ -39,11 +39,24 @@ template <class T> int vendor(const PotrfProblem<T> &p, Workspace &ws) { return 
 template <class T> int vendor(const GeqrfProblem<T> &p, Workspace &ws) { return lapack::geqrf(p, ws); }
 
 template <class Problem>
-int solve(const Problem &p, Where where, Workspace &ws) {
+int solve_one(const Problem &p, Where where, Workspace &ws) {
   if (where == Where::reference) return reference::solve(p);
   if constexpr (lapack::available<std::remove_pointer_t<decltype(p.A)>>)
     if (where == Where::host_lapack) return vendor(p, ws);
   return kernel(p, ws);
+}
+template <class Problem>
+int solve(const Problem &p, Where where, Workspace &ws) {
+  return solve_one(p, where, ws);
+}
+// The inverse in one call: getrf then getri on one problem at a time (it is still in cache), by
+// the same backend. A singular problem goes to getri too, which leaves A as getrf left it and
+// gives the problem's code (SPEC.md 9.4). If getri's scratch cannot be had, the problem keeps
+// getrf's factors (BLAS_BATCHED_ERR_ALLOC from the caller's catch).
+template <class T>
+int solve(const GetriProblem<T> &p, Where where, Workspace &ws) {
+  if (p.factor_first) solve_one(GetrfProblem<T>{p.layout, p.n, p.n, p.A, p.lda, p.ipiv}, where, ws);
+  return solve_one(p, where, ws);
 }
 
 // One pass over every problem of the call except the device ones (the device layer reports

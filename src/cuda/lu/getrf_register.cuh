@@ -57,12 +57,53 @@ __device__ __forceinline__ void update_row(CT (&r)[K], CT l, const CT *buf, int 
   }
 }
 
+// getrf_register's steps on the rows in r (thread t holds row t of its problem, has_row: one
+// exists): mn steps of LAPACK's xgetf2 with lazy swaps. cur: the row's final position; info:
+// the first zero pivot; my_piv: ipiv[t]. Every lane of the warp calls it (the pivot search
+// reduces over the problem's lanes).
+template <int K, class CT>
+__device__ __forceinline__ void getrf_register_steps(CT (&r)[K], int mn, int t, bool has_row, CT *pivot_row_buf,
+                                                     int &cur, int &info, int &my_piv) {
+  using R = real_t<CT>;
+  bool done = !has_row;  // a row of U already (or no row)
+  const R sfmin = smallest_normal<R>();
+  // Columns n..K-1 are zeros that stay zeros (or become NaN next to a NaN, never stored nor
+  // searched), so the steps below need no test of j against n.
+#pragma unroll
+  for (int i = 0; i < K; ++i) {
+    if (i >= mn) break;  // the same for the whole warp
+    bool is_pivot;
+    const int prow = pivot_row<K>(abs1(r[i]), !done, cur, is_pivot);
+    // The pivot row goes to every lane of the problem through shared memory, two elements
+    // (16 bytes) at a time where the type allows: fewer instructions than a shuffle each.
+    if (is_pivot) store_row<K>(pivot_row_buf, r, i);
+    __syncwarp();
+    const CT d = pivot_row_buf[i];
+    if (t == i) my_piv = prow + 1;
+    // LAPACK swaps rows i and prow: the row now at i takes the pivot's place.
+    if (is_pivot) cur = i, done = true;
+    else if (!done && cur == i) cur = prow;
+    // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
+    const bool zero_pivot = is_zero(d);
+    if (zero_pivot && !info) info = i + 1;
+    if (!done) {
+      CT l = r[i];
+      if (!zero_pivot) {
+        if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
+        else l = divide(l, d);
+        r[i] = l;
+      }
+      update_row<K>(r, l, pivot_row_buf, i);
+    }
+    __syncwarp();  // the next step's pivot row overwrites this one
+  }
+}
+
 template <class S, int K>
 __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegisterShape<S, K>::MIN_BLOCKS)
     getrf_register(const __grid_constant__ FactorLaunch L) {
   using Shape = GetrfRegisterShape<S, K>;
   using CT = typename dev<S>::C;
-  using R = real_t<CT>;
   constexpr int WPB = Shape::WPB, PPW = 32 / K;  // problems per warp
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
   __shared__ __align__(16) CT pivot_rows[WPB][32];
@@ -84,40 +125,8 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
 #pragma unroll
     for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
 
-    int cur = t;             // this row's position in LAPACK's order after the interchanges so far
-    bool done = !has_row;    // a row of U already (or no row)
-    int info = 0, my_piv = 0;  // my_piv: ipiv[t], found at step t
-    const R sfmin = smallest_normal<R>();
-    // Columns n..K-1 are zeros that stay zeros (or become NaN next to a NaN, never stored nor
-    // searched), so the steps below need no test of j against n.
-#pragma unroll
-    for (int i = 0; i < K; ++i) {
-      if (i >= mn) break;  // the same for the whole warp
-      bool is_pivot;
-      const int prow = pivot_row<K>(abs1(r[i]), !done, cur, is_pivot);
-      // The pivot row goes to every lane of the problem through shared memory, two elements
-      // (16 bytes) at a time where the type allows: fewer instructions than a shuffle each.
-      if (is_pivot) store_row<K>(pivot_row_buf, r, i);
-      __syncwarp();
-      const CT d = pivot_row_buf[i];
-      if (t == i) my_piv = prow + 1;
-      // LAPACK swaps rows i and prow: the row now at i takes the pivot's place.
-      if (is_pivot) cur = i, done = true;
-      else if (!done && cur == i) cur = prow;
-      // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
-      const bool zero_pivot = is_zero(d);
-      if (zero_pivot && !info) info = i + 1;
-      if (!done) {
-        CT l = r[i];
-        if (!zero_pivot) {
-          if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
-          else l = divide(l, d);
-          r[i] = l;
-        }
-        update_row<K>(r, l, pivot_row_buf, i);
-      }
-      __syncwarp();  // the next step's pivot row overwrites this one
-    }
+    int cur = t, info = 0, my_piv = 0;
+    getrf_register_steps<K>(r, mn, t, has_row, pivot_row_buf, cur, info, my_piv);
 
     // Each row straight to its final place.
     S *out = a + (rm ? int64_t(cur) * ld : cur);

@@ -63,6 +63,7 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid
     S *a = operand_at<S>(G.A, p);
     const int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped: the whole block moves on
+    if (G.keep_codes && ((G.codes && G.codes[p] < 0) || (G.info && G.info[p] < 0))) continue;
     const int n = G.n;
     if (threadIdx.x == 0) bad = 0, first_zero = n;
     __syncthreads();
@@ -74,8 +75,8 @@ __global__ void __launch_bounds__(kLuSharedThreads, 1) getri_shared(const __grid
     __syncthreads();
     const int code = bad ? G.bad_pivot_code : first_zero < n ? first_zero + 1 : 0;
     if (threadIdx.x == 0) {
-      if (code && G.codes) G.codes[p] = code;
-      if (G.info) G.info[p] = code;
+      if (code && G.codes && !(G.keep_codes && G.codes[p])) G.codes[p] = code;
+      if (G.info && !(G.keep_codes && G.info[p])) G.info[p] = code;
     }
     if (code == 0) {
       if constexpr (STAGED) {

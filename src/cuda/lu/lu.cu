@@ -15,12 +15,20 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   for (int c = 0; c <= kLuRegister32; ++c)
     if (side <= lu_register_side(c)) return c;
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
-  const int64_t need = int64_t(staged_ld(m)) * n + (r == LuRoutine::getri ? n : 0);
+  const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
   const int tier = factor_shared_tier(need, compute_bytes(p));
   return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }
 
 bool lu_supported(LuRoutine r, int n) { return r == LuRoutine::getrf || n <= kLuGlobalMaxN; }
+
+bool lu_one_pass(bool complex, int K) {
+  static const bool enabled = [] {
+    const char *e = std::getenv("BLAS_BATCHED_LU_ONE_PASS");
+    return !(e && e[0] == '0');
+  }();
+  return enabled && lu_one_pass_inverse(K, complex);
+}
 
 int64_t lu_units(const FactorRun &s, int config) {
   if (s.m <= 0 || s.n <= 0) return 0;
@@ -92,6 +100,14 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
   }
   return s.status();
+}
+
+int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+  if (getrf_blocked(s, p, r, vendor_backend)) return s.status();
+  FactorRun inv = r;
+  inv.keep_codes = true;  // the panels' codes, and a NULL problem's -k (its operands lead to scratch)
+  const int config = lu_config(p, LuRoutine::getri, r.n, r.n);
+  return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config));
 }
 
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,

@@ -19,7 +19,9 @@
 
 namespace bb::cuda {
 
-enum class LuRoutine : uint8_t { getrf, getri };
+// getrf_getri: the inverse in one call (SPEC.md 9.4) on getri's configurations: the one-pass
+// kernel where lu_one_pass_inverse says so, else getrf's kernel then getri's on the same runs.
+enum class LuRoutine : uint8_t { getrf, getri, getrf_getri };
 
 // Units (a kernel's tasks) of a run under a configuration, and units per thread block.
 int64_t lu_units(const FactorRun &s, int config);
@@ -29,6 +31,9 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n);
 // Whether the device can take the shape at all (getri keeps a work vector of n elements in
 // shared memory: n <= kLuGlobalMaxN).
 bool lu_supported(LuRoutine r, int n);
+// Whether getrf_getri takes the one-pass kernel for register side K (lu_tuning.hpp), unless
+// BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
+bool lu_one_pass(bool complex, int K);
 
 // Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
 // driver's adapter-driven runs; and whether a run of that shape does, given its problems and
@@ -39,6 +44,9 @@ bool lu_blocked_run(int64_t problems, int64_t chunk_runs);
 // block row of U, the gemm core on the trailing matrix, on sub-blocks of the run's own operands
 // (no upload, no workspace). No sync.
 int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
+// The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri's
+// kernel on the factors with the codes getrf wrote kept (FactorRun::keep_codes). No sync.
+int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 
 // One launch of `config` over `count` runs (their unit_begin set): by value when count <=
 // kFactorInlineRuns (`table_host`), else a table in device memory with `block_first` (the run of

@@ -1,6 +1,7 @@
 // The device LU of one precision: one launch of one configuration of getrf or getri.
 // Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
 #pragma once
+#include "getrf_getri_register.cuh"
 #include "getrf_panel.cuh"
 #include "getrf_register.cuh"
 #include "getrf_shared.cuh"
@@ -25,6 +26,12 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
+  if (routine == LuRoutine::getrf_getri && !(lu_is_register(config) && lu_one_pass(dev<S>::complex, lu_register_side(config)))) {
+    // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
+    if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
+      return s.status();
+    return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
+  }
   const bool getrf = routine == LuRoutine::getrf;
   if (lu_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
@@ -32,7 +39,10 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       constexpr int K = decltype(side)::value;
       constexpr int WPB = lu_warps_per_block(lu_register_config(K));
       const int64_t blocks = (units + WPB - 1) / WPB;
-      if constexpr (K <= kLuThreadMaxSide) {
+      if (routine == LuRoutine::getrf_getri) {
+        if constexpr (K <= kLuThreadMaxSide) st = go(getrf_getri_thread<S, K>, 32 * WPB, blocks, 0);
+        else if constexpr (lu_one_pass_inverse(K, dev<S>::complex)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
+      } else if constexpr (K <= kLuThreadMaxSide) {
         st = getrf ? go(getrf_thread<S, K>, 32 * WPB, blocks, 0) : go(getri_thread<S, K>, 32 * WPB, blocks, 0);
       } else {
         st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)

@@ -46,6 +46,13 @@ constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config) ? kLuThreadWarps : lu_is_register(config) ? kLuRegisterWarps[config] : 1;
 }
 
+// The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
+// kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
+// getrf_getri_thread in lu_thread.cuh; above: getrf_getri_register.cuh, a thread holding its
+// row of A and of I) where that fits a thread's registers: complex at K = 32 spills 10 KB (c64)
+// and is not compiled; there getrf's kernel then getri's.
+constexpr bool lu_one_pass_inverse(int K, bool complex) { return K <= kLuRegisterMax && (K <= 16 || !complex); }
+
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
 // panel of nb columns at a time (its interchanges applied across the whole row), the block row
 // of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax

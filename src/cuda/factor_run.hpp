@@ -43,7 +43,8 @@ struct FactorRun {
   int panel_at = 0, columns_right = 0;
   // A run after another on the same problems (getri after blocked getrf in the inverse in one
   // call): a code goes only where none is yet, and a problem that already has a -k code (a NULL
-  // problem, whose operands lead to the driver's scratch) is skipped. getri's shared kernels.
+  // problem, whose operands lead to the driver's scratch) is skipped. Only getri's shared
+  // kernels (getri_shared.cuh) read it.
   bool keep_codes = false;
 };
 

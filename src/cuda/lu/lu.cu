@@ -106,7 +106,8 @@ int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
   if (getrf_blocked(s, p, r, vendor_backend)) return s.status();
   FactorRun inv = r;
   inv.keep_codes = true;  // the panels' codes, and a NULL problem's -k (its operands lead to scratch)
-  const int config = lu_config(p, LuRoutine::getri, r.n, r.n);
+  // The shared kernels are the ones that keep codes (BLAS_BATCHED_LU_BLOCKED_MIN may block orders of 32 or less).
+  const int config = std::max(lu_config(p, LuRoutine::getri, r.n, r.n), int(kLuFirstShared));
   return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config));
 }
 

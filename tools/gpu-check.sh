@@ -6,7 +6,7 @@
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
 # luab: blocked getrf against the unblocked kernel and cuBLAS, luprofile: ncu time per kernel of a blocked getrf,
-# invbench: the inverse in one call against two calls and cuBLAS). From the device tool:
+# invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -184,6 +184,22 @@ if has triprofile; then
       grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
   done > "$out/triprofile-$gpu.log" 2>&1
   cat "$out/triprofile-$gpu.log"
+fi
+if has invprofile; then
+  # Why the one-pass inverse kernels run where they do (ncu: throughput, occupancy, stall
+  # reasons), one launch each; INVPROFILE: "prec:n" pairs (default r64:4 r64:16 r64:32).
+  bench=$build/bench/blas_batched_bench
+  for spec in ${INVPROFILE:-r64:4 r64:16 r64:32}; do
+    set -- ${spec/:/ }
+    echo "== getrf_getri $1 n=$2"
+    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+      -k regex:getrf_getri -c 1 "$bench" --routine getrf_getri --prec "$1" --sizes "$2" --device gpu \
+      --backend native-devptr --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|One or More" | head -30
+    ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:getrf_getri -c 1 "$bench" \
+      --routine getrf_getri --prec "$1" --sizes "$2" --device gpu --backend native-devptr --reps 1 2>&1 |
+      grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
+  done > "$out/invprofile-$gpu.log" 2>&1
+  cat "$out/invprofile-$gpu.log"
 fi
 if has factprofile; then
   # Why a factorization kernel runs where it does (ncu: throughput, occupancy, stall reasons),

@@ -73,7 +73,7 @@ bool lu_blocked(DevPrec, int, int) { return false; }
 bool lu_blocked_run(int64_t, int64_t) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
-bool lu_one_pass(bool, int) { return false; }
+bool lu_one_pass(int, bool) { return false; }
 int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }

@@ -2,7 +2,8 @@
 // threads per problem as getrf_register, thread t holding row t of A and of I in registers. Gauss-Jordan
 // steps: the rows not yet pivoted see getrf_register's arithmetic exactly (so the pivots and
 // info are getrf's bit for bit); every other row (the pivoted ones too) eliminates the step's
-// column from its A part and updates its I part with the same multiplier. Pivot rows stay
+// column from its A part and updates its I part with the same multiplier, the I part kept in
+// pivot order (store_prefix: step i touches its first i + 1 entries only). Pivot rows stay
 // unscaled (scaling them at each step made the pivot's lane divide 2K times while the others
 // waited); at the end the thread pivoted at step s divides its I part by that pivot, holding
 // row s of inv(A), and writes it once. A singular problem writes nothing in that pass: the warp runs
@@ -11,6 +12,38 @@
 #include "getrf_register.cuh"
 
 namespace bb::cuda {
+
+// The I part of a row in pivot order: w[j] is its entry in the column of the row pivoted at step
+// j, so after step i only w[0..i] can be non-zero (a compile-time range in the unrolled steps).
+// Elements 0..i of a pivot's I part into shared memory, and w[j] -= l * pivot[j] for j <= i.
+template <int K, class CT>
+__device__ __forceinline__ void store_prefix(CT *buf, const CT (&w)[K], int i) {
+  if constexpr (sizeof(CT) == 8) {
+#pragma unroll
+    for (int j = 0; j <= i; j += 2) {
+      CT pair[2] = {w[j], w[j + 1 < K ? j + 1 : j]};
+      *reinterpret_cast<uint4 *>(buf + j) = *reinterpret_cast<const uint4 *>(pair);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j <= i; ++j) buf[j] = w[j];
+  }
+}
+template <int K, class CT>
+__device__ __forceinline__ void update_prefix(CT (&w)[K], CT l, const CT *buf, int i) {
+  if constexpr (sizeof(CT) == 8) {
+#pragma unroll
+    for (int j = 0; j <= i; j += 2) {
+      const uint4 v = *reinterpret_cast<const uint4 *>(buf + j);
+      const CT *pair = reinterpret_cast<const CT *>(&v);
+      w[j] = msub(w[j], l, pair[0]);
+      if (j + 1 <= i) w[j + 1] = msub(w[j + 1], l, pair[1]);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j <= i; ++j) w[j] = msub(w[j], l, buf[j]);
+  }
+}
 
 // getrf_register's launch shape with a budget of registers for two rows (A's and I's), so that
 // ptxas keeps the warps an SM holds up (as GetrfRegisterShape does for one row).
@@ -32,7 +65,9 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
   // A problem's pivot row of [A | I]: 2K elements.
   __shared__ __align__(16) CT pivot_rows[WPB][64];
+  __shared__ int pivot_lanes[WPB][32];  // the original row (lane t) pivoted at each step
   CT *buf = pivot_rows[warp] + q * 2 * K;
+  int *orig = pivot_lanes[warp] + q * K;
   const R sfmin = smallest_normal<R>();
   const CT one = from_real<CT>(R(1));
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
@@ -51,7 +86,7 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
 #pragma unroll
     for (int j = 0; j < K; ++j) {
       r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
-      w[j] = has_row && j == t ? one : widen(zero<S>());
+      w[j] = widen(zero<S>());  // pivot order: the row's own unit enters at the step it is pivoted
     }
     int cur = t, info = 0, my_piv = 0;
     CT my_d = one;  // the pivot of the step this row was chosen at: its row stays unscaled till the end
@@ -61,7 +96,11 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
       if (i >= n) continue;  // the same for the whole warp (a break would keep the loop from unrolling)
       bool is_pivot;
       const int prow = pivot_row<K>(abs1(r[i]), !done, cur, is_pivot);
-      if (is_pivot) store_row<K>(buf, r, i), store_row<K>(buf + K, w, 0);
+      if (is_pivot) {
+        w[i] = one;
+        store_row<K>(buf, r, i), store_prefix<K>(buf + K, w, i);
+        orig[i] = t;
+      }
       __syncwarp();
       const CT d = buf[i];
       if (t == i) my_piv = prow + 1;
@@ -79,7 +118,7 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
         }
         r[i] = l;
         update_row<K>(r, l, buf, i);
-        update_row<K>(w, l, buf + K, -1);
+        update_prefix<K>(w, l, buf + K, i);
       }
       __syncwarp();  // the next step's pivot row overwrites this one
     }
@@ -97,8 +136,9 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
       S *out = a + (rm ? int64_t(cur) * ld : cur);
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < n) out[j * step] = narrow<S>(w[j]);
+        if (j < n) out[orig[j] * step] = narrow<S>(w[j]);
     }
+    __syncwarp();  // orig is read above before the next problem's steps write it
     // Singular problems (A untouched so far): getrf's factors, the whole warp taking part.
     if (__any_sync(~0u, singular)) {
       const bool redo = singular && t < n;

@@ -22,12 +22,12 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
 
 bool lu_supported(LuRoutine r, int n) { return r == LuRoutine::getrf || n <= kLuGlobalMaxN; }
 
-bool lu_one_pass(bool complex, int K) {
+bool lu_one_pass(int K, bool single_complex) {
   static const bool enabled = [] {
     const char *e = std::getenv("BLAS_BATCHED_LU_ONE_PASS");
     return !(e && e[0] == '0');
   }();
-  return enabled && lu_one_pass_inverse(K, complex);
+  return enabled && lu_one_pass_inverse(K, single_complex);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

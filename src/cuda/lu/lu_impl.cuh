@@ -26,7 +26,8 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
-  if (routine == LuRoutine::getrf_getri && !(lu_is_register(config) && lu_one_pass(dev<S>::complex, lu_register_side(config)))) {
+  constexpr bool kSingleComplex = dev<S>::complex && sizeof(real_t<CT>) == 4;
+  if (routine == LuRoutine::getrf_getri && !(lu_is_register(config) && lu_one_pass(lu_register_side(config), kSingleComplex))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
     if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
       return s.status();
@@ -41,7 +42,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       const int64_t blocks = (units + WPB - 1) / WPB;
       if (routine == LuRoutine::getrf_getri) {
         if constexpr (K <= kLuThreadMaxSide) st = go(getrf_getri_thread<S, K>, 32 * WPB, blocks, 0);
-        else if constexpr (lu_one_pass_inverse(K, dev<S>::complex)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
+        else if constexpr (lu_one_pass_inverse(K, kSingleComplex)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
       } else if constexpr (K <= kLuThreadMaxSide) {
         st = getrf ? go(getrf_thread<S, K>, 32 * WPB, blocks, 0) : go(getri_thread<S, K>, 32 * WPB, blocks, 0);
       } else {

@@ -49,9 +49,13 @@ constexpr int lu_warps_per_block(int config) {
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
 // getrf_getri_thread in lu_thread.cuh; above: getrf_getri_register.cuh, a thread holding its
-// row of A and of I) where that fits a thread's registers: complex at K = 32 spills 10 KB (c64)
-// and is not compiled; there getrf's kernel then getri's.
-constexpr bool lu_one_pass_inverse(int K, bool complex) { return K <= kLuRegisterMax && (K <= 16 || !complex); }
+// row of A and of I, the I part in pivot order so that a thread's live values stay about K).
+// Single-precision complex (c32, c16) at K = 32 keeps getrf's kernel then getri's: 240
+// registers a thread, and measured slower at n = 20 and 24 (H100, c32: 4.6 / 3.9 ms against
+// 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32.
+constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
+  return K <= 16 || (K <= kLuRegisterMax && !single_complex);
+}
 
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
 // panel of nb columns at a time (its interchanges applied across the whole row), the block row

@@ -22,6 +22,14 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
 
 bool lu_supported(LuRoutine r, int n) { return r == LuRoutine::getrf || n <= kLuGlobalMaxN; }
 
+bool lu_thread_staging() {
+  static const bool enabled = [] {
+    const char *e = std::getenv("BLAS_BATCHED_LU_STAGE");
+    return !(e && e[0] == '0');
+  }();
+  return enabled;
+}
+
 bool lu_one_pass(int K, bool single_complex) {
   static const bool enabled = [] {
     const char *e = std::getenv("BLAS_BATCHED_LU_ONE_PASS");

@@ -34,6 +34,9 @@ bool lu_supported(LuRoutine r, int n);
 // Whether getrf_getri takes the one-pass kernel for register side K (lu_tuning.hpp), unless
 // BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
 bool lu_one_pass(int K, bool single_complex);
+// Whether the one-problem-per-thread kernels stage a warp's matrices through shared memory
+// (BLAS_BATCHED_LU_STAGE=0: not; an experiment's A/B switch, read once per process).
+bool lu_thread_staging();
 
 // Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
 // driver's adapter-driven runs; and whether a run of that shape does, given its problems and

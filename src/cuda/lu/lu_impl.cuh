@@ -16,6 +16,10 @@
 
 namespace bb::cuda {
 
+// The thread kernels' staged variant is compiled only where it differs (lu_thread_stage).
+template <class S, int K>
+constexpr bool kLuStageable = lu_thread_stage(K * K * int(sizeof(S)));
+
 template <class S>
 int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *table_host, const FactorRun *table_device,
                     const int32_t *block_first, int count, int64_t units) {
@@ -41,10 +45,18 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       constexpr int WPB = lu_warps_per_block(lu_register_config(K));
       const int64_t blocks = (units + WPB - 1) / WPB;
       if (routine == LuRoutine::getrf_getri) {
-        if constexpr (K <= kLuThreadMaxSide) st = go(getrf_getri_thread<S, K>, 32 * WPB, blocks, 0);
+        if constexpr (K <= kLuThreadMaxSide) {
+          if constexpr (kLuStageable<S, K>)
+            if (lu_thread_staging()) st = go(getrf_getri_thread<S, K, true>, 32 * WPB, blocks, 0);
+          if (st == -1) st = go(getrf_getri_thread<S, K, false>, 32 * WPB, blocks, 0);
+        }
         else if constexpr (lu_one_pass_inverse(K, kSingleComplex)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
       } else if constexpr (K <= kLuThreadMaxSide) {
-        st = getrf ? go(getrf_thread<S, K>, 32 * WPB, blocks, 0) : go(getri_thread<S, K>, 32 * WPB, blocks, 0);
+        if constexpr (kLuStageable<S, K>)
+          if (lu_thread_staging())
+            st = getrf ? go(getrf_thread<S, K, true>, 32 * WPB, blocks, 0) : go(getri_thread<S, K, true>, 32 * WPB, blocks, 0);
+        if (st == -1)
+          st = getrf ? go(getrf_thread<S, K, false>, 32 * WPB, blocks, 0) : go(getri_thread<S, K, false>, 32 * WPB, blocks, 0);
       } else {
         st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
                    : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());

@@ -74,18 +74,56 @@ struct ThreadMatrix {
 };
 
 // f(G, p, a, piv) for each problem of the launch this thread owns (not past a run's end, not
-// skipped for a NULL pointer): 32 problems per warp, kLuThreadWarps warps per block.
-template <class S, class F>
+// skipped for a NULL pointer): 32 problems per warp, kLuThreadWarps warps per block. f returns
+// whether it wrote the matrix. With Stage, a warp whose problems are dense K x K matrices
+// (ld = K) on 16-byte boundaries, of the size lu_thread_stage takes, moves them through shared memory:
+// the warp reads and writes 16-byte words of consecutive addresses together (a thread alone
+// reads its matrix's words 128 bytes or more apart from its neighbours', which costs the L2
+// twice the sectors), and f works on the thread's copy there.
+template <class S, int K, bool Stage, class F>
 __device__ __forceinline__ void for_each_thread_problem(const FactorLaunch &L, F &&f) {
   constexpr int WPB = kLuThreadWarps, PPW = 32;
+  constexpr int kBytes = K * K * int(sizeof(S)), W = kBytes / 16;  // words per matrix
+  constexpr bool kCanStage = Stage && lu_thread_stage(kBytes);
+  constexpr int kRow = W + 1;  // words per staged matrix: odd strides spread the banks
+  __shared__ uint4 stage[kCanStage ? WPB * PPW * kRow : 1];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  uint4 *mine = stage + (warp * PPW + lane) * kRow, *base = stage + warp * PPW * kRow;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const FactorRun &G = run_of<WPB>(L, u);
+    const FactorRun &G = run_of<WPB>(L, u);  // the same run for the whole warp
     const int64_t p = (u - G.unit_begin) * PPW + lane;
-    if (p >= G.problems) continue;
-    S *a = operand_at<S>(G.A, p);
-    int *piv = operand_at<int>(G.ipiv, p);
-    if (a && piv) f(G, p, a, piv);
+    S *a = nullptr;
+    int *piv = nullptr;
+    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
+    const bool active = a && piv;
+    bool staged = false;
+    if constexpr (kCanStage) {
+      const bool dense = G.m == K && G.n == K && G.A.ld == K;
+      staged = dense && __all_sync(~0u, !active || reinterpret_cast<std::uintptr_t>(a) % 16 == 0);
+    }
+    S *work = a;  // f's copy of the matrix: the caller's, or the staged one (one call of f: one copy of its code)
+    if (staged) {
+      const S *from = active ? a : nullptr;
+#pragma unroll
+      for (int k = 0; k < W; ++k) {  // word k * 32 + lane of the warp's matrices
+        const int idx = k * 32 + lane, prob = idx / W, word = idx % W;
+        const S *src = reinterpret_cast<const S *>(__shfl_sync(~0u, reinterpret_cast<unsigned long long>(from), prob));
+        if (src) base[prob * kRow + word] = reinterpret_cast<const uint4 *>(src)[word];
+      }
+      __syncwarp();
+      work = reinterpret_cast<S *>(mine);
+    }
+    const bool wrote = active && f(G, p, work, piv);
+    if (!staged) continue;
+    const unsigned written = __ballot_sync(~0u, wrote);
+    __syncwarp();
+#pragma unroll
+    for (int k = 0; k < W; ++k) {
+      const int idx = k * 32 + lane, prob = idx / W, word = idx % W;
+      S *dst = reinterpret_cast<S *>(__shfl_sync(~0u, reinterpret_cast<unsigned long long>(a), prob));
+      if (written >> prob & 1u) reinterpret_cast<uint4 *>(dst)[word] = base[prob * kRow + word];
+    }
+    __syncwarp();  // the next problems' words overwrite the stage
   }
 }
 
@@ -175,10 +213,10 @@ __device__ __forceinline__ void thread_getri(const CT (&f)[K][K], const int (&pv
   }
 }
 
-template <class S, int K>
+template <class S, int K, bool Stage>
 __global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
-  for_each_thread_problem<S>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
+  for_each_thread_problem<S, K, Stage>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
     const int m = G.m, n = G.n, mn = m < n ? m : n;
     const ThreadMatrix<S, K> M(a, G, m, n);
     CT x[K][K];
@@ -191,13 +229,14 @@ __global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid
     M.store(x, m, n);
     if (info && G.codes) G.codes[p] = info;
     if (G.info) G.info[p] = info;
+    return true;
   });
 }
 
-template <class S, int K>
+template <class S, int K, bool Stage>
 __global__ void __launch_bounds__(32 * kLuThreadWarps) getri_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
-  for_each_thread_problem<S>(L, [&](const FactorRun &G, int64_t p, S *a, const int *piv) {
+  for_each_thread_problem<S, K, Stage>(L, [&](const FactorRun &G, int64_t p, S *a, const int *piv) {
     const int n = G.n;
     const ThreadMatrix<S, K> M(a, G, n, n);
     CT f[K][K];
@@ -214,21 +253,22 @@ __global__ void __launch_bounds__(32 * kLuThreadWarps) getri_thread(const __grid
     if (G.info) G.info[p] = code;
     if (code) {  // left as it was
       if (G.codes) G.codes[p] = code;
-      return;
+      return false;
     }
     CT inv[K][K];
     thread_getri<K>(f, pv, n, inv);
     M.store(inv, n, n);
+    return true;
   });
 }
 
 // The inverse in one call (SPEC.md 9.4): getrf and getri on the matrix in registers, read once
 // and written once; getri works on the unrounded factors, so info is getrf's. A singular
 // problem stores its factors.
-template <class S, int K>
+template <class S, int K, bool Stage>
 __global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_getri_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
-  for_each_thread_problem<S>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
+  for_each_thread_problem<S, K, Stage>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
     const int n = G.n;
     const ThreadMatrix<S, K> M(a, G, n, n);
     CT x[K][K];
@@ -247,6 +287,7 @@ __global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_getri_thread(const 
     }
     if (info && G.codes) G.codes[p] = info;
     if (G.info) G.info[p] = info;
+    return true;
   });
 }
 

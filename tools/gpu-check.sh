@@ -167,50 +167,44 @@ fi
 if has luprofile; then  # ncu time per kernel of a blocked getrf (tools/lu_profile.sh: LUPROFILE)
   OUT=$out BUILD=$build bash "$root/tools/lu_profile.sh"
 fi
+# One kernel launch under ncu: throughput, occupancy and memory sections, then the stall
+# reasons in cycles per issued instruction (the largest first). profile_kernel REGEX BENCH_ARGS...
+profile_kernel() {
+  local regex=$1; shift
+  ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+    --section InstructionStats -k regex:"$regex" -c 1 "$build/bench/blas_batched_bench" "$@" --device gpu --reps 1 2>&1 |
+    grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|Executed Instructions|One or More" | head -40
+  ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:"$regex" -c 1 \
+    "$build/bench/blas_batched_bench" "$@" --device gpu --reps 1 2>&1 |
+    grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
+}
 if has triprofile; then
-  # Why the trsm leaf runs where it does (ncu: throughput, occupancy, stall reasons), one launch
-  # each: r64 at n = 4 and 32 (leaf), c64 at 32.
-  bench=$build/bench/blas_batched_bench
-  # TRIPROFILE: "prec:n" pairs to profile instead.
+  # Why the trsm leaf runs where it does, one launch each: r64 at n = 4 and 32 (leaf), c64 at 32
+  # (TRIPROFILE: "prec:n" pairs to profile instead).
   for spec in ${TRIPROFILE:-r64:4 r64:32 c64:32}; do
-    set -- ${spec/:/ } 32
+    set -- ${spec/:/ }
     echo "== trsm $1 n=$2 (tri_leaf)"
-    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
-      --section InstructionStats -k regex:tri_leaf -c 1 "$bench" --routine trsm --prec "$1" --sizes "$2" --device gpu \
-      --backend native-strided --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|Executed Instructions|One or More" | head -40
-    # Stall reasons, cycles per issued instruction each (the largest first)
-    ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:tri_leaf -c 1 "$bench" \
-      --routine trsm --prec "$1" --sizes "$2" --device gpu --backend native-strided --reps 1 2>&1 |
-      grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
+    profile_kernel tri_leaf --routine trsm --prec "$1" --sizes "$2" --backend native-strided
   done > "$out/triprofile-$gpu.log" 2>&1
   cat "$out/triprofile-$gpu.log"
 fi
 if has invprofile; then
-  # Why the one-pass inverse kernels run where they do (ncu: throughput, occupancy, stall
-  # reasons), one launch each; INVPROFILE: "prec:n" pairs (default r64:4 r64:16 r64:32).
-  bench=$build/bench/blas_batched_bench
+  # Why the one-pass inverse kernels run where they do, one launch each (INVPROFILE: "prec:n"
+  # pairs, default r64:4 r64:16 r64:32).
   for spec in ${INVPROFILE:-r64:4 r64:16 r64:32}; do
     set -- ${spec/:/ }
     echo "== getrf_getri $1 n=$2"
-    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
-      -k regex:getrf_getri -c 1 "$bench" --routine getrf_getri --prec "$1" --sizes "$2" --device gpu \
-      --backend native-devptr --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|One or More" | head -30
-    ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:getrf_getri -c 1 "$bench" \
-      --routine getrf_getri --prec "$1" --sizes "$2" --device gpu --backend native-devptr --reps 1 2>&1 |
-      grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
+    profile_kernel getrf_getri --routine getrf_getri --prec "$1" --sizes "$2" --backend native-devptr
   done > "$out/invprofile-$gpu.log" 2>&1
   cat "$out/invprofile-$gpu.log"
 fi
 if has factprofile; then
-  # Why a factorization kernel runs where it does (ncu: throughput, occupancy, stall reasons),
-  # one launch each: potrf and geqrf register kernels at n = 32, the block kernels at n = 128.
-  bench=$build/bench/blas_batched_bench
+  # Why a factorization kernel runs where it does, one launch each: potrf and geqrf register
+  # kernels at n = 32, the block kernels at n = 128.
   for spec in "potrf 32 potrf_register" "geqrf 32 geqrf_register" "potrf 128 potrf_shared" "geqrf 128 geqrf_shared"; do
     set -- $spec
     echo "== $1 r64 n=$2 ($3)"
-    ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
-      -k regex:"$3" -c 1 "$bench" --routine "$1" --prec r64 --sizes "$2" --device gpu --backend native-strided \
-      --reps 1 2>&1 | grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|Stall|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|One or More" | head -30
+    profile_kernel "$3" --routine "$1" --prec r64 --sizes "$2" --backend native-strided
   done > "$out/factprofile-$gpu.log" 2>&1
   cat "$out/factprofile-$gpu.log"
 fi

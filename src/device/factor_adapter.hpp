@@ -105,14 +105,14 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  // Blocked getrf (and the inverse whose getrf is blocked) runs from the host, unless the chunk has many runs and this one few problems
-  // (cuda::lu_blocked_run). On device pointer arrays it gets the driver's checked copy, where a
+  // Blocked getrf (and the inverse whose getrf is blocked) runs from the host, unless the chunk
+  // has many runs and this one few problems (cuda::lu_blocked_run). On device pointer arrays it gets the driver's checked copy, where a
   // NULL problem's A and ipiv both lead to one scratch area: the panels then compute there
   // (their interchanges never read ipiv back) and keep the problem's -k code.
   static int plan_config(const Group &d, const Segment &s, const Run &) {
     return d.blocked && cuda::lu_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
   }
-  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: blocked getrf
+  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: blocked getrf, the inverse
     const Run &r = d.run;
     const int64_t a = matrix_extent(r.row_major ? BLAS_RowMajor : BLAS_ColMajor, r.m, r.n, r.A.ld) * int64_t(sizeof(T));
     return std::size_t(std::max<int64_t>(a, int64_t(std::min(r.m, r.n)) * int64_t(sizeof(int))));

@@ -1034,20 +1034,48 @@ void potrf_sweep(BLAS_Layout layout, bool with_512) {
   run_all_backends(run);
 }
 
-TYPED_TEST(GpuPotrf, SweepColMajor) { potrf_sweep<typename TypeParam::type>(BLAS_ColMajor, true); }
-TYPED_TEST(GpuPotrf, SweepRowMajor) { potrf_sweep<typename TypeParam::type>(BLAS_RowMajor, true); }
+// Calls of at most 8 groups run potrf's blocked algorithm for the orders above 32 (r32 above 64;
+// not r16, c16); in a call of more groups a group of fewer than 16 problems takes the
+// one-block-per-problem kernels (factor_blocked_run), so the sweep's many-group call tests those
+// and these calls the blocked one: both triangles, every order of the sweep above 32.
+template <class T>
+void potrf_blocked_sweep(BLAS_Layout layout, bool with_512) {
+  std::vector<int> orders = medium_orders<T>();
+  for (int n : large_orders<T>(with_512)) orders.push_back(n);
+  constexpr std::size_t kOrdersPerCall = 4;  // 8 groups
+  for (std::size_t i = 0; i < orders.size(); i += kOrdersPerCall) {
+    Run<T> run(Routine::potrf, layout, "blocked sweep");
+    const auto make = chol_maker<T>(layout);
+    for (std::size_t o = i; o < std::min(orders.size(), i + kOrdersPerCall); ++o)
+      for (BLAS_Uplo u : kUplos) run.add(orders[o], orders[o], 2 + int(o % 2), make, u);
+    run_all_backends(run);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TYPED_TEST(GpuPotrf, SweepColMajor) {
+  potrf_sweep<typename TypeParam::type>(BLAS_ColMajor, true);
+  if (!::testing::Test::HasFailure()) potrf_blocked_sweep<typename TypeParam::type>(BLAS_ColMajor, true);
+}
+TYPED_TEST(GpuPotrf, SweepRowMajor) {
+  potrf_sweep<typename TypeParam::type>(BLAS_RowMajor, true);
+  if (!::testing::Test::HasFailure()) potrf_blocked_sweep<typename TypeParam::type>(BLAS_RowMajor, true);
+}
 
 // ---- 2. problems that are not positive definite among ones that are -----------------------------
 // Kind i of a group of six: 0 positive definite, 1 a random minor fails (negative pivot), 2 the
-// last one (negative), 3 planted, 4 the first (zero pivot), 5 a random one (NaN pivot). Every
-// order with both triangles in one call; info in host memory, in device memory, and NULL (the
-// return value is the only report).
+// last one (negative), 3 planted, 4 the first (zero pivot), 5 a random one (NaN pivot). The
+// orders up to 32 with both triangles in one call, those above in calls of at most 8 groups
+// (the blocked algorithm: codes from every block); info in host memory, in device memory, and
+// NULL (the return value is the only report).
 TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
   using T = typename TypeParam::type;
-  std::vector<int> orders = {1, 2, 3, 5, 8, 13, 24, 32, 33, 40};
-  if (!is_quad<T>) orders.insert(orders.end(), {100, 161, 250});
-  if (gpu::reduced()) orders = {1, 3, 8, 32, 33};
-  for (BLAS_Layout layout : kLayouts) {
+  std::vector<std::vector<int>> calls = {{1, 2, 3, 5, 8, 13, 24, 32}, {33, 40}};
+  if (!is_quad<T>) calls.insert(calls.end(), {{65, 100, 161}, {250}});
+  if (gpu::reduced()) calls = {{1, 3, 8, 32}, {33, 70}};
+  for (int call = 0; call < 2 * int(calls.size()); ++call) {
+    const BLAS_Layout layout = kLayouts[call % 2];
+    const std::vector<int> &orders = calls[call / 2];
     Run<T> run(Routine::potrf, layout, "not positive definite");
     auto make = [layout](const auto &s, int pad, int i) {
       if (i == 3) return planted_chol<T>(s.n, layout, s.uplo, pad);

@@ -5,7 +5,7 @@
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
-# luab: blocked getrf against the unblocked kernel and cuBLAS, luprofile: ncu time per kernel of a blocked getrf,
+# luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -161,8 +161,11 @@ if has invbench; then
   done > "$out/invbench-$gpu.log" 2>&1
   grep -E "^getrf_getri|check failed" "$out/invbench-$gpu.log" | awk '{print $2, $3, $4, $7 " ms", $11 "%", "k" $12 "%", "x" $14, $17}'
 fi
-if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/lu_ab.sh: P, S, BMIN)
-  OUT=$out BUILD=$build bash "$root/tools/lu_ab.sh"
+if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/blocked_ab.sh: P, S, BMIN)
+  OUT=$out BUILD=$build R=getrf bash "$root/tools/blocked_ab.sh"
+fi
+if has cholab; then  # potrf blocked vs unblocked vs cuSOLVER (tools/blocked_ab.sh: P, S, BMIN)
+  OUT=$out BUILD=$build R=potrf bash "$root/tools/blocked_ab.sh"
 fi
 if has luprofile; then  # ncu time per kernel of a blocked getrf (tools/lu_profile.sh: LUPROFILE)
   OUT=$out BUILD=$build bash "$root/tools/lu_profile.sh"

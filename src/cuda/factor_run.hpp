@@ -48,6 +48,18 @@ struct FactorRun {
   bool keep_codes = false;
 };
 
+// The blocked algorithms (getrf_blocked, potrf_blocked) run one run after another from the
+// host, a few launches per block of columns, where the one-block-per-problem kernels take every
+// run of a chunk in one launch. In a chunk of more than kBlockedSerialRuns runs (many groups:
+// the standard's way to pass variable sizes, a group per problem), a run of fewer than
+// kBlockedMinProblems problems stays unblocked. Not measured yet: chosen so that a group per
+// problem costs one launch as before.
+constexpr int kBlockedSerialRuns = 8;
+constexpr int64_t kBlockedMinProblems = 16;
+constexpr bool factor_blocked_run(int64_t problems, int64_t chunk_runs) {
+  return chunk_runs <= kBlockedSerialRuns || problems >= kBlockedMinProblems;
+}
+
 // Runs that travel in a launch's parameters (more go in a table in device memory).
 constexpr int kFactorInlineRuns = 8;
 

@@ -70,7 +70,6 @@ int lu_units_per_block(DevPrec, LuRoutine, int) { return 1; }
 int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
 bool lu_blocked(DevPrec, int, int) { return false; }
-bool lu_blocked_run(int64_t, int64_t) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 bool lu_one_pass(int, bool) { return false; }
@@ -80,6 +79,8 @@ int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const Fact
 int chol_config(DevPrec, int) { return 0; }
 int64_t chol_units(const FactorRun &, int) { return 0; }
 int chol_units_per_block(int) { return 1; }
+bool chol_blocked(DevPrec, int) { return false; }
+int potrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int chol_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }

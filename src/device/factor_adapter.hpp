@@ -43,7 +43,7 @@ struct FactorAdapter {
   struct Group {
     Run run;
     int config = 0;
-    bool blocked = false;  // getrf's shape takes panels (cuda::getrf_blocked, planned as kRunVendor)
+    bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked: planned as kRunVendor)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -76,6 +76,7 @@ struct FactorAdapter {
       else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
       if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
+      if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
     }
     return d;
   }
@@ -105,14 +106,15 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  // Blocked getrf (and the inverse whose getrf is blocked) runs from the host, unless the chunk
-  // has many runs and this one few problems (cuda::lu_blocked_run). On device pointer arrays it gets the driver's checked copy, where a
-  // NULL problem's A and ipiv both lead to one scratch area: the panels then compute there
-  // (their interchanges never read ipiv back) and keep the problem's -k code.
+  // Blocked getrf and potrf (and the inverse whose getrf is blocked) run from the host, unless
+  // the chunk has many runs and this one few problems (cuda::factor_blocked_run). On device
+  // pointer arrays they get the driver's checked copy, where a NULL problem's A and ipiv both
+  // lead to one scratch area: the blocks then compute there (getrf's interchanges never read
+  // ipiv back) and keep the problem's -k code.
   static int plan_config(const Group &d, const Segment &s, const Run &) {
-    return d.blocked && cuda::lu_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
+    return d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
   }
-  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: blocked getrf, the inverse
+  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: the blocked algorithms
     const Run &r = d.run;
     const int64_t a = matrix_extent(r.row_major ? BLAS_RowMajor : BLAS_ColMajor, r.m, r.n, r.A.ld) * int64_t(sizeof(T));
     return std::size_t(std::max<int64_t>(a, int64_t(std::min(r.m, r.n)) * int64_t(sizeof(int))));
@@ -139,6 +141,7 @@ struct FactorAdapter {
   static int vendor(cuda::Session &s, const Run &r) {
     if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kInverse && gpu_arithmetic<T>) return cuda::getrf_getri_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kPotrf && gpu_arithmetic<T>) return cuda::potrf_blocked(s, device_precision<T>(), r, false);
     else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
   }
 

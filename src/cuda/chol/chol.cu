@@ -1,6 +1,11 @@
-// Device Cholesky entry points: the configuration per size and one launch per configuration,
-// every precision in this file (the kernels are small).
+// Device Cholesky entry points: the configuration per size, one launch per configuration and
+// the blocked algorithm, every precision in this file (the kernels are small).
+#include "../gemm/gemm.hpp"
+#include "../tri/tri.hpp"
 #include "potrf_block.cuh"
+#include "potrf_diag.cuh"
+
+#include <cstdlib>
 
 namespace bb::cuda {
 
@@ -14,14 +19,66 @@ int chol_config(DevPrec p, int n) {
 
 int64_t chol_units(const FactorRun &r, int config) {
   if (r.n <= 0) return 0;
-  if (chol_is_register(config)) {
+  if (chol_is_register(config) || config == kCholDiag) {
     const int per_warp = chol_problems_per_warp(config);
     return (r.problems + per_warp - 1) / per_warp;
   }
   return r.problems;
 }
 
-int chol_units_per_block(int config) { return chol_is_register(config) ? kCholRegisterWarps : 1; }
+int chol_units_per_block(int config) { return chol_is_register(config) || config == kCholDiag ? kCholRegisterWarps : 1; }
+
+// BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
+bool chol_blocked(DevPrec p, int n) {
+  static const int min_order = [] {
+    const char *e = std::getenv("BLAS_BATCHED_CHOL_BLOCKED_MIN");
+    return e ? std::atoi(e) : 0;
+  }();
+  return n >= (min_order > 0 ? min_order : chol_blocked_min_side(p));
+}
+
+// Left-looking by blocks of kCholBlockWidth columns on V, the caller's memory seen as a
+// column-major matrix (V = A, or A^T for row-major, the same Hermitian problem): lower where
+// the caller's triangle is Lower in column-major or Upper in row-major (V = L L^H), else
+// upper (V = U^H U). The diagonal kernel reads and writes through the caller's layout itself.
+int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+  if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
+  const int n = r.n, elem = elem_bytes(p), nb = kCholBlockWidth;
+  const bool lower = r.lower != r.row_major;
+  auto at = [&](int i, int j) { return sub_block(r.A, i, j, elem); };
+  const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
+  for (int k = 0; k < n; k += nb) {
+    const int jb = std::min(nb, n - k), below = n - k - jb;
+    FactorRun diag = r;
+    diag.unit_begin = 0;
+    diag.m = diag.n = jb;
+    diag.A = at(k, k);
+    diag.panel = true, diag.panel_at = k;
+    if (chol_launch(s, p, kCholDiag, &diag, nullptr, nullptr, 1, chol_units(diag, kCholDiag))) return s.status();
+    if (below <= 0) break;
+    if (k > 0) {
+      GemmSeg g;  // lower: V21 -= L20 L10^H; upper: V12 -= U01^H U02
+      g.problems = r.problems;
+      g.m = lower ? below : jb, g.n = lower ? jb : below, g.k = k;
+      g.ta = lower ? 0 : 2, g.tb = lower ? 2 : 0;
+      g.A = lower ? at(k + jb, 0) : at(0, k);
+      g.B = lower ? at(k, 0) : at(0, k + jb);
+      g.C = lower ? at(k + jb, k) : at(k, k + jb);
+      g.read_ab = 1, g.read_c = 1;
+      g.alpha[0] = -1, g.beta[0] = 1;
+      if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
+    }
+    TriRun t;  // lower: L21 = V21 L11^-H; upper: U12 = U11^-H V12
+    t.problems = r.problems;
+    t.solve = true, t.unit_diag = false, t.trans = 2;
+    t.left = !lower, t.lower = lower;
+    t.m = lower ? below : jb, t.n = lower ? jb : below;
+    t.A = at(k, k);
+    t.B = lower ? at(k + jb, k) : at(k, k + jb);
+    if (tri_recursive(s, p, t, vendor_backend)) return s.status();
+  }
+  return s.status();
+}
 
 namespace {
 template <class S>
@@ -36,6 +93,9 @@ int chol_launch_typed(Session &s, int config, const FactorRun *table_host, const
     else return launch_kernel(s, potrf_rows64<S>, L, 32 * kCholRegisterWarps,
                               (units + kCholRegisterWarps - 1) / kCholRegisterWarps, 0);
   }
+  if (config == kCholDiag)
+    return launch_kernel(s, potrf_diag<S, kCholBlockWidth>, L, 32 * kCholRegisterWarps,
+                         (units + kCholRegisterWarps - 1) / kCholRegisterWarps, 0);
   if (chol_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kCholRegisterMax>(chol_register_side(config), [&](auto side) {

@@ -5,7 +5,11 @@
 //   register (n <= 32)  chol/potrf_register.cuh: a row or a column of the factor per thread in
 //                       registers (whichever loads coalesce), several problems per warp and
 //                       warps per block; r16 and r32 up to n = 64 with two rows per thread.
-//   block    (larger)   chol/potrf_block.cuh: one thread block per problem, the referenced
+//   blocked  (larger, r32/r64/c32/c64)  potrf_blocked below: diagonal blocks by
+//                       chol/potrf_diag.cuh, the rows below them through the gemm and trsm
+//                       cores, on sub-blocks of the run's own operands.
+//   block    (larger: half precisions; runs of few problems in calls of many runs)
+//                       chol/potrf_block.cuh: one thread block per problem, the referenced
 //                       triangle staged in shared memory, or in place in global memory above
 //                       what fits.
 #pragma once
@@ -18,6 +22,14 @@ namespace bb::cuda {
 int chol_config(DevPrec p, int n);
 int64_t chol_units(const FactorRun &r, int config);
 int chol_units_per_block(int config);
+
+// Whether potrf of order n takes the blocked algorithm, from the host: the driver's
+// adapter-driven runs (which of its runs do: factor_blocked_run).
+bool chol_blocked(DevPrec p, int n);
+// potrf of one run by blocks of columns on the session's stream: the diagonal block's kernel,
+// the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload, no
+// workspace). No sync.
+int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 
 // One launch of `config` over `count` runs, as lu_launch.
 int chol_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, const FactorRun *table_device,

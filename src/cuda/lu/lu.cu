@@ -61,10 +61,6 @@ bool lu_blocked(DevPrec, int m, int n) {
   return std::max(m, n) >= min_side;
 }
 
-bool lu_blocked_run(int64_t problems, int64_t chunk_runs) {
-  return chunk_runs <= kLuBlockedSerialRuns || problems >= kLuBlockedMinProblems;
-}
-
 // LAPACK's right-looking xgetrf with the run's layout kept: a row-major matrix is seen as its
 // column-major transpose A' (same memory) by the cores, where the block row of U is a block
 // column solved from the right by the transposed (upper) unit triangle, and the trailing

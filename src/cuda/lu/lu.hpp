@@ -39,10 +39,8 @@ bool lu_one_pass(int K, bool single_complex);
 bool lu_thread_staging();
 
 // Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
-// driver's adapter-driven runs; and whether a run of that shape does, given its problems and
-// the runs of its chunk.
+// driver's adapter-driven runs (which of its runs do: factor_blocked_run).
 bool lu_blocked(DevPrec p, int m, int n);
-bool lu_blocked_run(int64_t problems, int64_t chunk_runs);
 // getrf of one run by panels on the session's stream: the panel kernel, the trsm core on the
 // block row of U, the gemm core on the trailing matrix, on sub-blocks of the run's own operands
 // (no upload, no workspace). No sync.

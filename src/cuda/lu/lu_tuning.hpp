@@ -77,13 +77,7 @@ BB_HOST_DEVICE constexpr bool lu_thread_stage(int matrix_bytes) { return matrix_
 // kernels' 32 takes it.
 // Measured on the H200: bench/results/NOTES-lu.md.
 constexpr int kLuBlockedMinSide = 33;
-// Blocked runs go one after another from the host, about three launches per panel, where the
-// unblocked kernel (getrf_shared.cuh) takes every run of a chunk in one launch. In a chunk of
-// more than kLuBlockedSerialRuns runs (many groups: the standard's way to pass variable sizes,
-// a group per problem), a run of fewer than kLuBlockedMinProblems problems stays unblocked.
-// Not measured yet: chosen so that a group per problem costs one launch as before.
-constexpr int kLuBlockedSerialRuns = 8;
-constexpr int64_t kLuBlockedMinProblems = 16;
+// Which runs of a chunk go blocked: factor_blocked_run (factor_run.hpp).
 constexpr int kLuPanelMax = 32;
 constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;

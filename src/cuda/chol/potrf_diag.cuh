@@ -1,0 +1,78 @@
+// The diagonal blocks of the blocked potrf (potrf_blocked in chol.cu, left-looking). A run is
+// the n x n diagonal block (n <= K) at row and column panel_at of each problem's matrix (A
+// moved there), the panel_at columns of L to its left final. The block's K lanes take
+// L(block, left) L(block, left)^H off their row or column of the block, then factor it with
+// potrf_register's steps. The left part passes through shared memory kCholLeftChunk columns at
+// a time, read in the order that coalesces in the caller's layout, and never leaves the
+// `uplo` triangle: L(i, l) with l < panel_at <= i.
+#pragma once
+#include "potrf_register.cuh"
+
+namespace bb::cuda {
+
+template <class S, int K>
+__global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __grid_constant__ FactorLaunch L) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  constexpr int WPB = kCholRegisterWarps, PPW = 32 / K, C = kCholLeftChunk;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, c = lane % K;
+  __shared__ __align__(16) CT columns[WPB][32];
+  __shared__ CT left_part[WPB][C][33];  // [l][lane]: L(q K + i, l) for the warp's problems; 33: no bank conflicts
+  CT *column = columns[warp] + q * K;
+  for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
+    const FactorRun &G = run_of<WPB>(L, u);
+    const int64_t p = (u - G.unit_begin) * PPW + q;
+    const int n = G.n, at = G.panel_at;
+    const bool upper = !G.lower, rows = G.lower != G.row_major;  // as potrf_register: rows where they coalesce
+    S *a = p < G.problems ? operand_at<S>(G.A, p) : nullptr;
+    const bool mine = a && c < n;
+    // Lane c: row c of the block (r[j] = L(c, j), j <= c) or its column c (r[i] = L(i, c), i >= c).
+    CT r[K];
+#pragma unroll
+    for (int j = 0; j < K; ++j) {
+      const bool held = mine && (rows ? j <= c : j >= c && j < n);
+      r[j] = held ? conj_if(upper, widen(a[rows ? factor_index(G, c, j) : factor_index(G, j, c)])) : from_real<CT>(R(0));
+    }
+    for (int l0 = 0; l0 < at; l0 += C) {  // at is the warp's: the barriers below are safe
+#pragma unroll
+      for (int e = c; e < C * K; e += K) {
+        const int i = rows ? e % K : e / C, l = rows ? e / K : e % C;
+        CT v = from_real<CT>(R(0));
+        if (a && i < n && l0 + l < at) v = conj_if(upper, widen(a[factor_index(G, i, l0 + l - at)]));
+        left_part[warp][l][q * K + i] = v;
+      }
+      __syncwarp();
+#pragma unroll
+      for (int l = 0; l < C; ++l) {
+        const CT own = left_part[warp][l][q * K + c];
+        if (rows) {
+#pragma unroll
+          for (int j = 0; j < K; ++j) r[j] = msub(r[j], own, conj(left_part[warp][l][q * K + j]));
+        } else {
+          const CT own_conj = conj(own);
+#pragma unroll
+          for (int i = 0; i < K; ++i) r[i] = msub(r[i], left_part[warp][l][q * K + i], own_conj);
+        }
+      }
+      __syncwarp();  // the next chunk overwrites this one
+    }
+    const int info = rows ? chol_rows<K>(r, n, c, q * K, column) : chol_columns<K>(r, n, c, q * K, column);
+    // Columns after a failure stay as they were (with the left part not taken off: SPEC.md
+    // leaves a failed problem's triangle unspecified).
+    if (mine)
+#pragma unroll
+      for (int j = 0; j < K; ++j) {
+        const bool held = rows ? j <= c : j >= c && j < n;
+        const bool done = !info || (rows ? j : c) < info;
+        if (held && done) a[rows ? factor_index(G, c, j) : factor_index(G, j, c)] = narrow<S>(conj_if(upper, r[j]));
+      }
+    // Codes count from the matrix's first column and go only where none is yet (an earlier
+    // block's, or a NULL problem's -k on device pointer arrays).
+    if (a && c == 0 && info) {
+      if (G.codes && !G.codes[p]) G.codes[p] = info + at;
+      if (G.info && !G.info[p]) G.info[p] = info + at;
+    }
+  }
+}
+
+}  // namespace bb::cuda

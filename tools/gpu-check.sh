@@ -121,10 +121,10 @@ if has lubench; then
 fi
 if has factbench; then
   # potrf (uplo Lower) against cusolverDn<t>potrfBatched and geqrf against cublas<t>geqrfBatched
-  # (FACTPREC, FACTSIZES pick a part: one call is 10 min).
+  # (FACTROUTINES, FACTPREC, FACTSIZES pick a part: one call is 10 min).
   bench=$build/bench/blas_batched_bench
   for p in ${FACTPREC:-r64 r32 c64 c32 r16}; do
-    "$bench" --routine potrf,geqrf --prec $p --sizes ${FACTSIZES:-2,4,8,16,32,64,128,256,512} --device gpu --check \
+    "$bench" --routine ${FACTROUTINES:-potrf,geqrf} --prec $p --sizes ${FACTSIZES:-2,4,8,16,32,64,128,256,512} --device gpu --check \
       --backend native,native-strided,native-devptr,cublas-direct --csv "$out/fact-$p-$gpu.csv"
   done > "$out/factbench-$gpu.log" 2>&1
   # Rows (routine, prec, backend, n, batch, groups, k%bw, vs_cubl, ovh, error), then what failed.

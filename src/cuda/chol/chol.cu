@@ -20,7 +20,7 @@ int chol_config(DevPrec p, int n) {
 int64_t chol_units(const FactorRun &r, int config) {
   if (r.n <= 0) return 0;
   if (chol_is_register(config) || config == kCholDiag) {
-    const int per_warp = chol_problems_per_warp(config);
+    const int per_warp = config == kCholDiag ? 32 / chol_diag_side(r.n) : chol_problems_per_warp(config);
     return (r.problems + per_warp - 1) / per_warp;
   }
   return r.problems;
@@ -30,20 +30,31 @@ int chol_units_per_block(int config) { return chol_is_register(config) || config
 
 // BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
 bool chol_blocked(DevPrec p, int n) {
+  if (p == DevPrec::r16 || p == DevPrec::c16) return false;
   static const int min_order = [] {
     const char *e = std::getenv("BLAS_BATCHED_CHOL_BLOCKED_MIN");
     return e ? std::atoi(e) : 0;
   }();
-  return n >= (min_order > 0 ? min_order : chol_blocked_min_side(p));
+  return n >= (min_order > 0 ? min_order : kCholBlockedMinSide);
 }
 
-// Left-looking by blocks of kCholBlockWidth columns on V, the caller's memory seen as a
+// BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
+static int block_width(DevPrec p, int n) {
+  static const int forced = [] {
+    const char *e = std::getenv("BLAS_BATCHED_CHOL_BLOCK");
+    const int w = e ? std::atoi(e) : 0;
+    return w == 16 || w == 32 ? w : 0;
+  }();
+  return forced ? forced : chol_block_width(p, n);
+}
+
+// Left-looking by blocks of chol_block_width columns on V, the caller's memory seen as a
 // column-major matrix (V = A, or A^T for row-major, the same Hermitian problem): lower where
 // the caller's triangle is Lower in column-major or Upper in row-major (V = L L^H), else
 // upper (V = U^H U). The diagonal kernel reads and writes through the caller's layout itself.
 int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
   if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
-  const int n = r.n, elem = elem_bytes(p), nb = kCholBlockWidth;
+  const int n = r.n, elem = elem_bytes(p), nb = block_width(p, r.n);
   const bool lower = r.lower != r.row_major;
   auto at = [&](int i, int j) { return sub_block(r.A, i, j, elem); };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
@@ -93,9 +104,21 @@ int chol_launch_typed(Session &s, int config, const FactorRun *table_host, const
     else return launch_kernel(s, potrf_rows64<S>, L, 32 * kCholRegisterWarps,
                               (units + kCholRegisterWarps - 1) / kCholRegisterWarps, 0);
   }
-  if (config == kCholDiag)
-    return launch_kernel(s, potrf_diag<S, kCholBlockWidth>, L, 32 * kCholRegisterWarps,
-                         (units + kCholRegisterWarps - 1) / kCholRegisterWarps, 0);
+  if (config == kCholDiag) {  // one run (potrf_blocked): its layout and triangle pick the variant
+    if constexpr (sizeof(S) < sizeof(CT)) {
+      return s.fail(BLAS_BATCHED_ERR_DEVICE);  // half: never blocked
+    } else {
+      const bool rows = table_host && table_host->lower != table_host->row_major;
+      const int64_t blocks = (units + kCholRegisterWarps - 1) / kCholRegisterWarps;
+      int st = -1;
+      with_register_side<16, 32>(chol_diag_side(table_host ? table_host->n : 32), [&](auto side) {
+        constexpr int K = decltype(side)::value;
+        st = rows ? launch_kernel(s, potrf_diag<S, K, true>, L, 32 * kCholRegisterWarps, blocks, 0)
+                  : launch_kernel(s, potrf_diag<S, K, false>, L, 32 * kCholRegisterWarps, blocks, 0);
+      });
+      return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
+    }
+  }
   if (chol_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kCholRegisterMax>(chol_register_side(config), [&](auto side) {

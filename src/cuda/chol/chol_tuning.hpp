@@ -28,20 +28,30 @@ constexpr bool chol_is_register(int config) { return config >= 0 && config < kCh
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
 
 // potrf's blocked algorithm (potrf_blocked in chol.cu): left-looking by blocks of
-// kCholBlockWidth columns; a diagonal block takes its left part's product off and factors in
+// chol_block_width columns; a diagonal block takes its left part's product off and factors in
 // registers (potrf_diag.cuh), the rows below it come from the gemm core (A21 -= L20 L10^H) and
 // the trsm core (A21 L11^-H). It replaces the one-block-per-problem kernels, which hold the
 // whole triangle in one SM's shared memory and run its panel chain at one block per SM, from
-// kCholBlockedMinSide up (r32 keeps kCholRows64 to 64). Half precisions stay unblocked: the
-// blocked algorithm would round every block of L to 16 bits between steps.
-constexpr int kCholBlockWidth = 32;
+// chol_blocked_min_side up. Half precisions stay unblocked (chol_blocked): the blocked
+// algorithm would round every block of L to 16 bits between steps.
+// Every order above 32 blocks: measured on the H100 (tools/blocked_ab.sh, R=potrf), the
+// blocked algorithm against the one-block kernels in r64 at 40..512 (0.98-2.27x cuSOLVER
+// against 0.23-0.65x), and against r32's kCholRows64 at 36 / 40 / 44 / 56 / 64 (2.55 / 2.57 /
+// 2.46 / 2.52 / 2.57x against 2.37 / 2.05 / 2.00 / 1.64 / 1.57x). bench/results/NOTES-factor.md.
+// Blocks of 16 or 32 columns, the diagonal kernel's K the block's width (its last block's too):
+// 32 leaves fewer steps to the gemm and trsm cores, 16 has half the diagonal chain per block and
+// fewer registers (r64: 70 against 126 a thread; c64: 146 against 254). Measured on the H100,
+// x cuSOLVER with blocks of 32 / 16 (tools/chol_width_ab.sh): r64 at 48 1.77 / 2.42, 64 2.66 /
+// 2.14, 128 1.73 / 1.34, 512 0.97 / 0.57; r32 at 48 2.07 / 2.60, 64 3.13 / 2.25; c64 at 48
+// 1.19 / 2.51, 64 1.60 / 2.33, 128 1.19 / 1.40, 256 1.17 / 0.99; c32 at 48 1.67 / 2.12, 64
+// 1.65 / 1.91, 96 1.31 / 1.41, 128 1.20 / 1.16, 256 0.95 / 0.82.
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
 constexpr int kCholBlockedMinSide = 33;
-constexpr int chol_problems_per_warp(int config) {
-  return config == kCholRows64 ? 1 : config == kCholDiag ? 32 / kCholBlockWidth : 32 / chol_register_side(config);
+constexpr int chol_block_width(DevPrec p, int n) {
+  const int narrow_up_to = p == DevPrec::c64 ? 128 : p == DevPrec::c32 ? 96 : 48;
+  return n <= narrow_up_to ? 16 : 32;
 }
-constexpr int chol_blocked_min_side(DevPrec p) {
-  return p == DevPrec::r16 || p == DevPrec::c16 ? 1 << 30 : p == DevPrec::r32 ? 65 : kCholBlockedMinSide;
-}
+constexpr int chol_diag_side(int block) { return block <= 16 ? 16 : 32; }
+constexpr int chol_problems_per_warp(int config) { return config == kCholRows64 ? 1 : 32 / chol_register_side(config); }
 
 }  // namespace bb::cuda

@@ -10,7 +10,9 @@
 
 namespace bb::cuda {
 
-template <class S, int K>
+// Rows: lanes hold rows of the block (the run's lower != row_major, as potrf_register decides),
+// else columns; a template argument, so that each kernel holds one variant's registers.
+template <class S, int K, bool Rows>
 __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
@@ -23,7 +25,8 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
     const int n = G.n, at = G.panel_at;
-    const bool upper = !G.lower, rows = G.lower != G.row_major;  // as potrf_register: rows where they coalesce
+    const bool upper = !G.lower;
+    constexpr bool rows = Rows;
     S *a = p < G.problems ? operand_at<S>(G.A, p) : nullptr;
     const bool mine = a && c < n;
     // Lane c: row c of the block (r[j] = L(c, j), j <= c) or its column c (r[i] = L(i, c), i >= c).
@@ -45,7 +48,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
 #pragma unroll
       for (int l = 0; l < C; ++l) {
         const CT own = left_part[warp][l][q * K + c];
-        if (rows) {
+        if constexpr (rows) {
 #pragma unroll
           for (int j = 0; j < K; ++j) r[j] = msub(r[j], own, conj(left_part[warp][l][q * K + j]));
         } else {
@@ -56,7 +59,9 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
       }
       __syncwarp();  // the next chunk overwrites this one
     }
-    const int info = rows ? chol_rows<K>(r, n, c, q * K, column) : chol_columns<K>(r, n, c, q * K, column);
+    int info;
+    if constexpr (rows) info = chol_rows<K>(r, n, c, q * K, column);
+    else info = chol_columns<K>(r, n, c, q * K, column);
     // Columns after a failure stay as they were (with the left part not taken off: SPEC.md
     // leaves a failed problem's triangle unspecified).
     if (mine)

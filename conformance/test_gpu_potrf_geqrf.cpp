@@ -1034,8 +1034,8 @@ void potrf_sweep(BLAS_Layout layout, bool with_512) {
   run_all_backends(run);
 }
 
-// Calls of at most 8 groups run potrf's blocked algorithm for the orders above 32 (r32 above 64;
-// not r16, c16); in a call of more groups a group of fewer than 16 problems takes the
+// Calls of at most 8 groups run potrf's blocked algorithm for the orders above 32 (not r16,
+// c16); in a call of more groups a group of fewer than 16 problems takes the
 // one-block-per-problem kernels (factor_blocked_run), so the sweep's many-group call tests those
 // and these calls the blocked one: both triangles, every order of the sweep above 32.
 template <class T>
@@ -1183,14 +1183,16 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     const int g0 = run.add(3, 3, batch<T>(500, 20), make, BLAS_Lower);
     run.add(8, 8, batch<T>(60, 6), make, BLAS_Upper);
     const int g2 = run.add(32, 32, 5, make, BLAS_Lower);
-    run.add(47, 47, 2, make, BLAS_Upper);
+    // Blocked orders (potrf_blocked: this call has at most 8 groups): a problem that fails (every
+    // 4th) and a NULL one, whose code the blocks computing in the driver's scratch must keep.
+    const int g3 = run.add(47, 47, 5, make, BLAS_Upper);
     run.add(0, 0, 2, make, BLAS_Lower);
-    if (!is_quad<T>) run.add(130, 130, 2, make, BLAS_Lower);
+    if (!is_quad<T>) run.add(130, 130, 4, make, BLAS_Lower);
     if (!is_quad<T> && !gpu::reduced()) run.add(230, 230, 2, make, BLAS_Upper);
     // NULL entries: read on the device (SPEC.md 9.2).
     const int f0 = run.first(g0), l0 = f0 + run.group(g0).count - 1;
     run.set_null_a(f0), run.set_null_a(l0), run.set_null_a(f0 + 7 < l0 ? f0 + 7 : f0 + 1);
-    run.set_null_a(run.first(g2) + 4);
+    run.set_null_a(run.first(g2) + 4), run.set_null_a(run.first(g3) + 1);
     CallOpts dev;
     dev.device_arrays = true, dev.info = Mem::device;
     if (is_quad<T>) {  // no GPU arithmetic: UNSUPPORTED, nothing touched (the host would read the arrays)
@@ -1234,11 +1236,12 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
 // ---- 7. the strided entry point on device data (SPEC.md section 9.1) ----------------------------
 // The same checks, and the same info and bits as the group API on the same matrices; info in
 // host and device memory; strides that make outputs overlap are an invalid group.
+// Every fail_every-th problem is not positive definite.
 template <class T>
-void potrf_strided_case(BLAS_Layout layout, BLAS_Uplo uplo, int n, int count, int gap) {
+void potrf_strided_case(BLAS_Layout layout, BLAS_Uplo uplo, int n, int count, int gap, int fail_every = 7) {
   const std::string what = "strided " + shape(n, n) + " x" + std::to_string(count) + " uplo " + uplo_name(uplo);
   Run<T> run(Routine::potrf, layout, what);
-  run.add(n, n, count, chol_maker<T>(layout, 7), uplo);
+  run.add(n, n, count, chol_maker<T>(layout, fail_every), uplo);
   run.group(0).gap = gap, run.group(0).reversed = false;
   for (const char *backend : device_backends<T>()) {
     SCOPED_TRACE(what + ", backend " + backend);
@@ -1279,8 +1282,9 @@ TYPED_TEST(GpuPotrf, StridedEntryPoint) {
   potrf_strided_case<T>(BLAS_ColMajor, BLAS_Lower, 4, batch<T>(3000, 40), 0);
   potrf_strided_case<T>(BLAS_RowMajor, BLAS_Upper, 7, batch<T>(500, 10), 5);
   potrf_strided_case<T>(BLAS_ColMajor, BLAS_Upper, 32, batch<T>(100, 4), 1);
-  potrf_strided_case<T>(BLAS_RowMajor, BLAS_Lower, 40, batch<T>(6, 2), 0);
-  if (!is_quad<T> && !gpu::reduced()) potrf_strided_case<T>(BLAS_ColMajor, BLAS_Lower, 250, 3, 7);
+  // Blocked orders (one group: potrf_blocked), with failing problems: codes into the device info.
+  potrf_strided_case<T>(BLAS_RowMajor, BLAS_Lower, 40, batch<T>(6, 2), 0, 2);
+  if (!is_quad<T> && !gpu::reduced()) potrf_strided_case<T>(BLAS_ColMajor, BLAS_Lower, 250, 3, 7, 3);
   potrf_bad_strides<T>(BLAS_ColMajor);
   potrf_bad_strides<T>(BLAS_RowMajor);
 }

@@ -2,14 +2,16 @@
 # Kernel time per kernel name (ncu, gpu__time_duration) of getrf (R=potrf: potrf) calls on the
 # GPU: where a blocked factorization's time goes (panels or diagonal blocks, interchanges, trsm
 # leaves, gemm). LUPROFILE="prec:n ..." (default r64:256), results in
-# $OUT/<routine>-profile-<prec>-<n>.txt. From the device tool, after a build.
+# $OUT/<routine>[-<backend>]-profile-<prec>-<n>.txt; BACKEND (default native-strided) picks the
+# bench row. From the device tool, after a build.
 b=${BUILD:-build-gpu}/bench/blas_batched_bench
-r=${R:-getrf}
+r=${R:-getrf} be=${BACKEND:-native-strided}
+tag=$r; [ "$be" != native-strided ] && tag=$r-$be
 for pn in ${LUPROFILE:-r64:256}; do
   p=${pn%%:*} n=${pn##*:}
   ncu --csv --metrics gpu__time_duration.sum "$b" --routine $r --prec $p --sizes $n --device gpu \
-    --backend native-strided --reps 1 > "$OUT/ncu-$r-$p-$n.csv" 2> /dev/null
-  python3 - "$OUT/ncu-$r-$p-$n.csv" > "$OUT/$r-profile-$p-$n.txt" <<'PY'
+    --backend $be --reps 1 > "$OUT/ncu-$tag-$p-$n.csv" 2> /dev/null
+  python3 - "$OUT/ncu-$tag-$p-$n.csv" > "$OUT/$tag-profile-$p-$n.txt" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]
 head = rows[0]; k = head.index("Kernel Name"); v = head.index("Metric Value")
@@ -21,5 +23,5 @@ all_ns = sum(tot.values())
 for name, t in tot.most_common():
     print(f"{t/2e6:9.3f} ms/call {100*t/all_ns:5.1f}%  {cnt[name]//2:4d} launches/call  {name}")
 PY
-  echo "== $r $p n=$n"; cat "$OUT/$r-profile-$p-$n.txt"
+  echo "== $r $be $p n=$n"; cat "$OUT/$tag-profile-$p-$n.txt"
 done

@@ -26,6 +26,9 @@ struct DevOperand {
   int64_t step = 0;         // stride (strided form) or offset (array form), in elements
   int ld = 1;
   bool array = false;
+  // Array form: entries may be NULL (problems the kernels skip). The library's kernels check
+  // each entry; moved copies of the array for cuBLAS (gemm.cu) would not.
+  bool maybe_null = true;
 };
 
 // Operand o moved by `offset` elements of `elem` bytes in every problem's matrix (a sub-block;

@@ -57,10 +57,14 @@ struct ChunkPlace {
 inline void place_operand(cuda::DevOperand &op, int o, int arg, const void *const *array, int64_t elem,
                           const Segment &s, const ChunkPlace &place) {
   constexpr int64_t ptr = sizeof(void *);
-  op.step = 0, op.array = true;
-  if (s.ptr_index >= 0) op.p = place.pointer_block + (o * place.block_problems + s.ptr_index) * ptr;
-  else if (s.checked_index >= 0) op.p = place.checked_block + (arg * place.checked_problems + s.checked_index) * ptr;
-  else if (s.device_array) op.p = array + s.first;
+  op.step = 0, op.array = true, op.maybe_null = true;
+  if (s.ptr_index >= 0) {
+    op.p = place.pointer_block + (o * place.block_problems + s.ptr_index) * ptr;
+    op.maybe_null = s.skipped > 0;  // the host pass wrote the block: NULL only for skipped problems
+  } else if (s.checked_index >= 0) {
+    op.p = place.checked_block + (arg * place.checked_problems + s.checked_index) * ptr;
+    op.maybe_null = false;  // NULL entries lead to the scratch
+  } else if (s.device_array) op.p = array + s.first;
   else op.p = s.base[o], op.step = s.stride[o] / elem, op.array = false;
 }
 

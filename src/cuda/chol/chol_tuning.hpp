@@ -32,13 +32,14 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // registers (potrf_diag.cuh), the rows below it come from the gemm core (A21 -= L20 L10^H) and
 // the trsm core (A21 L11^-H). It replaces the one-block-per-problem kernels, which hold the
 // whole triangle in one SM's shared memory and run its panel chain at one block per SM, from
-// chol_blocked_min_side up. Half precisions stay unblocked (chol_blocked): the blocked
+// kCholBlockedMinSide up. Half precisions stay unblocked (chol_blocked): the blocked
 // algorithm would round every block of L to 16 bits between steps.
 // Every order above 32 blocks: measured on the H100 (tools/blocked_ab.sh, R=potrf), the
 // blocked algorithm against the one-block kernels in r64 at 40..512 (0.98-2.27x cuSOLVER
 // against 0.23-0.65x), and against r32's kCholRows64 at 36 / 40 / 44 / 56 / 64 (2.55 / 2.57 /
 // 2.46 / 2.52 / 2.57x against 2.37 / 2.05 / 2.00 / 1.64 / 1.57x). bench/results/NOTES-factor.md.
-// Blocks of 16 or 32 columns, the diagonal kernel's K the block's width (its last block's too):
+// Blocks of 16 or 32 columns; the diagonal kernel's K is 16 for blocks of up to 16 columns (a
+// narrow last block too), else 32.
 // 32 leaves fewer steps to the gemm and trsm cores, 16 has half the diagonal chain per block and
 // fewer registers (r64: 70 against 126 a thread; c64: 146 against 254). Measured on the H100,
 // x cuSOLVER with blocks of 32 / 16 (tools/chol_width_ab.sh): r64 at 48 1.77 / 2.42, 64 2.66 /

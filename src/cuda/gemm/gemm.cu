@@ -82,10 +82,57 @@ int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
   return by_precision(p, [&](auto x) { return vendor<decltype(x)>(s, run); });
 }
 
+namespace {
+bool moved_arrays(const GemmSeg &g) { return g.A.array && (g.A.step || g.B.step || g.C.step); }
+
+// Problem i's A, B, C at arrays[i] + offset (bytes), into out[i], out[n + i], out[2 n + i].
+__global__ void move_pointers(const char *const *a, const char *const *b, const char *const *c, int64_t oa,
+                              int64_t ob, int64_t oc, int64_t n, const char **out) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
+    out[i] = a[i] + oa;
+    out[n + i] = b[i] + ob;
+    out[2 * n + i] = c[i] + oc;
+  }
+}
+
+// cuBLAS's batched gemm has no offsets into the matrices: runs on sub-blocks of pointer arrays
+// (the blocked factorizations, the trsm/trmm recursion) get moved copies of their three arrays
+// in stream-ordered memory, freed on the stream after the call. Returns false, with nothing
+// enqueued and no error kept, where that memory cannot be had: the caller's kernels take it.
+bool vendor_moved(Session &s, DevPrec p, const GemmSeg &g, int &status) {
+  status = s.status();
+  if (status || g.problems <= 0) return true;
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  const int64_t n = g.problems, elem = elem_bytes(p);
+  const char **moved = nullptr;
+  if (cudaMallocAsync(reinterpret_cast<void **>(&moved), std::size_t(3 * n) * sizeof(void *), stream) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  s.started();
+  s.clear_stale_error();
+  const int64_t blocks = std::min<int64_t>((n + 255) / 256, int64_t(s.sm_count()) * 8);
+  move_pointers<<<unsigned(blocks), 256, 0, stream>>>(
+      static_cast<const char *const *>(g.A.p), static_cast<const char *const *>(g.B.p),
+      static_cast<const char *const *>(g.C.p), g.A.step * elem, g.B.step * elem, g.C.step * elem, n, moved);
+  if (!s.check_launch()) {
+    GemmSeg h = g;
+    h.A.p = moved, h.B.p = moved + n, h.C.p = moved + 2 * n;
+    h.A.step = h.B.step = h.C.step = 0;
+    gemm_vendor(s, p, h);
+  }
+  s.check(cudaFreeAsync(moved, stream));
+  status = s.status();
+  return true;
+}
+}  // namespace
+
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
   if (!gemm_has_vendor(p) || !g.read_ab || g.m <= 0 || g.n <= 0) return false;  // cuBLAS in half lets NaN through for alpha = 0
   if (g.A.array != g.B.array || g.A.array != g.C.array) return false;
-  return !(g.A.array && (g.A.step || g.B.step || g.C.step));
+  // Sub-blocks go through moved copies of the arrays (vendor_moved), where a NULL entry would
+  // become a wild pointer.
+  return !(moved_arrays(g) && (g.A.maybe_null || g.B.maybe_null || g.C.maybe_null));
 }
 
 int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
@@ -107,8 +154,13 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
     const bool vendor = gemm_config(p, r.m, r.n, r.k, r.problems, vendor_backend) == kConfigVendor;
     config[i] = vendor && gemm_vendor_ok(p, r) ? kConfigVendor : gemm_kernel_config(p, r, aligned[i]);
   }
-  for (int i = 0; i < count; ++i)
-    if (config[i] == kConfigVendor && gemm_vendor(s, p, runs[i])) return s.status();
+  for (int i = 0; i < count; ++i) {
+    if (config[i] != kConfigVendor) continue;
+    int status = 0;
+    if (!moved_arrays(runs[i])) status = gemm_vendor(s, p, runs[i]);
+    else if (!vendor_moved(s, p, runs[i], status)) config[i] = gemm_kernel_config(p, runs[i], aligned[i]);
+    if (status) return status;
+  }
   for (int c = 0; c < kGemmConfigs; ++c) {
     const GemmShapeInfo shape = gemm_shape(p, c);
     GemmSeg batch[kInlineSegs];

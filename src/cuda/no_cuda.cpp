@@ -38,6 +38,7 @@ int check_pointers(Session &s, const PointerCheckRun *, const PointerCheckRun *,
 int Session::download(void *, const void *, std::size_t) { return status_; }
 int Session::upload(void *, const void *, std::size_t) { return status_; }
 bool Session::capturing() { return false; }
+void *Session::workspace_pool() { return nullptr; }
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
 int Session::sync() { return status_; }
 int Session::activate() { return status_; }

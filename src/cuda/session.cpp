@@ -8,7 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace bb::cuda {
@@ -307,6 +309,25 @@ int Session::upload(void *device, const void *host, std::size_t bytes) {
   if (status_ || !bytes) return status_;
   started();
   return CHECK(cudaMemcpyAsync(device, host, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(stream())));
+}
+
+void *Session::workspace_pool() {
+  static std::mutex guard;
+  static std::map<int, cudaMemPool_t> pools;
+  std::lock_guard<std::mutex> lock(guard);
+  if (auto it = pools.find(ordinal_); it != pools.end()) return it->second;
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = ordinal_;
+  cudaMemPool_t pool = nullptr;
+  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  uint64_t keep = kWorkspaceKept;
+  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  return pools[ordinal_] = pool;
 }
 
 bool Session::capturing() {

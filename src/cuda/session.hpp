@@ -90,6 +90,12 @@ class Session {
   // call): returns at once, device time -1.
   int finish(double &device_ms, bool wait = true);
   bool capturing();  // the stream is being captured into a CUDA graph
+  // The library's stream-ordered memory pool on this session's device (cudaMemPool_t; null if
+  // none can be made), for workspace of the cores (cudaMallocFromPoolAsync, cudaFreeAsync on
+  // the stream). It keeps up to kWorkspaceKept bytes between calls: the default pool would hand
+  // everything back to the driver at every synchronisation and the next call allocate again.
+  void *workspace_pool();
+  static constexpr unsigned long long kWorkspaceKept = 256ull << 20;
   int status() const { return status_; }
   int fail(int code) {
     if (!status_) status_ = code;

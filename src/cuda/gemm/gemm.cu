@@ -97,19 +97,23 @@ __global__ void move_pointers(const char *const *a, const char *const *b, const 
 
 // cuBLAS's batched gemm has no offsets into the matrices: runs on sub-blocks of pointer arrays
 // (the blocked factorizations, the trsm/trmm recursion) get moved copies of their three arrays
-// in stream-ordered memory, freed on the stream after the call. Returns false, with nothing
-// enqueued and no error kept, where that memory cannot be had: the caller's kernels take it.
+// in the session's workspace pool, freed on the stream after the call. Returns false, with
+// nothing enqueued and no error kept, where that memory cannot be had or the stream is being
+// captured (a graph would get memory nodes): the library's kernels take the run.
 bool vendor_moved(Session &s, DevPrec p, const GemmSeg &g, int &status) {
   status = s.status();
   if (status || g.problems <= 0) return true;
+  if (s.capturing()) return false;
   const auto stream = static_cast<cudaStream_t>(s.stream());
+  const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
   const int64_t n = g.problems, elem = elem_bytes(p);
   const char **moved = nullptr;
-  if (cudaMallocAsync(reinterpret_cast<void **>(&moved), std::size_t(3 * n) * sizeof(void *), stream) != cudaSuccess) {
+  s.started();
+  if (!pool || cudaMallocFromPoolAsync(reinterpret_cast<void **>(&moved), std::size_t(3 * n) * sizeof(void *), pool,
+                                       stream) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
-  s.started();
   s.clear_stale_error();
   const int64_t blocks = std::min<int64_t>((n + 255) / 256, int64_t(s.sm_count()) * 8);
   move_pointers<<<unsigned(blocks), 256, 0, stream>>>(

@@ -4,9 +4,6 @@
 #include "../gemm/gemm.hpp"
 #include "tri_leaf.cuh"
 
-#include <map>
-#include <mutex>
-
 namespace bb::cuda {
 
 int tri_config(int order) {
@@ -84,28 +81,6 @@ __global__ void set_identity(S *t, int order, int64_t elements) {
   }
 }
 
-// The diagonal-block path's workspace: the library's own stream-ordered pool per device, which
-// keeps up to kTriWorkspaceKept bytes between calls (the default pool would hand everything
-// back to the driver at every synchronisation, and the next call would allocate again).
-cudaMemPool_t workspace_pool(int device) {
-  static std::mutex guard;
-  static std::map<int, cudaMemPool_t> pools;
-  std::lock_guard<std::mutex> lock(guard);
-  if (auto it = pools.find(device); it != pools.end()) return it->second;
-  cudaMemPoolProps props{};
-  props.allocType = cudaMemAllocationTypePinned;
-  props.location.type = cudaMemLocationTypeDevice;
-  props.location.id = device;
-  cudaMemPool_t pool = nullptr;
-  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  uint64_t keep = kTriWorkspaceKept;
-  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  return pools[device] = pool;
-}
-
 // One problem by diagonal blocks: every full block's inverse (trsm: op(A_ii) T = I) or triangle
 // (trmm: T = op(A_ii) I) at once, a batched call of the leaves and recursion over the blocks,
 // then the recursion split at block boundaries down to the blocks (block_leaf), a partial last
@@ -118,7 +93,7 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   void *work = nullptr;
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
-  cudaMemPool_t pool = workspace_pool(s.ordinal());
+  const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
   // No room for the workspace: the in-place recursion, which needs none (slower, same result).
   if (!pool || cudaMallocFromPoolAsync(&work, t_bytes + w_bytes, pool, stream) != cudaSuccess) {
     cudaGetLastError();

@@ -60,9 +60,6 @@ constexpr int kTriInverseMinLines = 128;
 // with the library's gemm kernels, 1.32-1.84 ms with cuBLAS's).
 // Blocks of 128 / 512 / 1024 measured 2.66 / 1.75 / 2.14 ms against 1.84 for 256 in one run.
 constexpr bool kTriInverseVendorGemm = true;
-// Workspace its memory pool keeps between calls (an order-8192 r64 triangle needs 17 MB); a
-// larger one goes back to the driver at the call's synchronisation.
-constexpr uint64_t kTriWorkspaceKept = uint64_t(256) << 20;
 inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no
   return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&

@@ -172,42 +172,46 @@ if has luprofile; then  # ncu time per kernel of a blocked getrf (tools/lu_profi
 fi
 # One kernel launch under ncu: throughput, occupancy and memory sections, then the stall
 # reasons in cycles per issued instruction (the largest first). profile_kernel REGEX BENCH_ARGS...
+# (PROFILE_SKIP=k: the (k+1)-th matching launch)
 profile_kernel() {
   local regex=$1; shift
   ncu --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
-    --section InstructionStats -k regex:"$regex" -c 1 "$build/bench/blas_batched_bench" "$@" --device gpu --reps 1 2>&1 |
+    --section InstructionStats -k regex:"$regex" --launch-skip "${PROFILE_SKIP:-0}" -c 1 "$build/bench/blas_batched_bench" "$@" --device gpu --reps 1 2>&1 |
     grep -E "Duration|Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per|Block Limit|L1/TEX Hit|Mem Busy|Max Bandwidth|Warp Cycles Per Issued|Executed Instructions|One or More" | head -40
-  ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:"$regex" -c 1 \
+  ncu --metrics regex:'smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio' -k regex:"$regex" \
+    --launch-skip "${PROFILE_SKIP:-0}" -c 1 \
     "$build/bench/blas_batched_bench" "$@" --device gpu --reps 1 2>&1 |
     grep -E "stalled" | awk '{print $NF, $1}' | sort -rn | head -6
+}
+# profile_pairs LOG KERNEL ROUTINE BACKEND PREC:N...: profile_kernel on each pair, into $out/LOG-$gpu.log.
+profile_pairs() {
+  local log=$1 kernel=$2 routine=$3 backend=$4
+  shift 4
+  for spec in "$@"; do
+    set -- ${spec/:/ }
+    echo "== $routine $1 n=$2 ($kernel)"
+    profile_kernel "$kernel" --routine "$routine" --prec "$1" --sizes "$2" --backend "$backend"
+  done > "$out/$log-$gpu.log" 2>&1
+  cat "$out/$log-$gpu.log"
 }
 if has triprofile; then
   # Why the trsm leaf runs where it does, one launch each: r64 at n = 4 and 32 (leaf), c64 at 32
   # (TRIPROFILE: "prec:n" pairs to profile instead).
-  for spec in ${TRIPROFILE:-r64:4 r64:32 c64:32}; do
-    set -- ${spec/:/ }
-    echo "== trsm $1 n=$2 (tri_leaf)"
-    profile_kernel tri_leaf --routine trsm --prec "$1" --sizes "$2" --backend native-strided
-  done > "$out/triprofile-$gpu.log" 2>&1
-  cat "$out/triprofile-$gpu.log"
+  profile_pairs triprofile tri_leaf trsm native-strided ${TRIPROFILE:-r64:4 r64:32 c64:32}
 fi
 if has invprofile; then
   # Why the one-pass inverse kernels run where they do, one launch each (INVPROFILE: "prec:n"
   # pairs, default r64:4 r64:16 r64:32).
-  for spec in ${INVPROFILE:-r64:4 r64:16 r64:32}; do
-    set -- ${spec/:/ }
-    echo "== getrf_getri $1 n=$2"
-    profile_kernel getrf_getri --routine getrf_getri --prec "$1" --sizes "$2" --backend native-devptr
-  done > "$out/invprofile-$gpu.log" 2>&1
-  cat "$out/invprofile-$gpu.log"
+  profile_pairs invprofile getrf_getri getrf_getri native-devptr ${INVPROFILE:-r64:4 r64:16 r64:32}
 fi
 if has factprofile; then
   # Why a factorization kernel runs where it does, one launch each: potrf and geqrf register
-  # kernels at n = 32, the block kernels at n = 128.
-  for spec in "potrf 32 potrf_register" "geqrf 32 geqrf_register" "potrf 128 potrf_shared" "geqrf 128 geqrf_shared"; do
+  # kernels at n = 32, geqrf's block kernel and potrf's blocked algorithm's diagonal blocks
+  # (its second launch: the first block has no left part) at n = 128.
+  for spec in "potrf 32 potrf_register 0" "geqrf 32 geqrf_register 0" "potrf 128 potrf_diag 1" "geqrf 128 geqrf_shared 0"; do
     set -- $spec
     echo "== $1 r64 n=$2 ($3)"
-    profile_kernel "$3" --routine "$1" --prec r64 --sizes "$2" --backend native-strided
+    PROFILE_SKIP=$4 profile_kernel "$3" --routine "$1" --prec r64 --sizes "$2" --backend native-strided
   done > "$out/factprofile-$gpu.log" 2>&1
   cat "$out/factprofile-$gpu.log"
 fi

@@ -852,6 +852,43 @@ TEST_F(GpuExtensions, NonBlockingOnUserStream) {
   }
 }
 
+// ---- 5a. the library's own stream comes after the legacy default stream (SPEC.md section 5) ---
+// Inputs uploaded on the legacy default stream behind a host sleep, then a blocking call with no
+// synchronisation between: the call must compute on the uploaded inputs (its stream waits for
+// the legacy stream's work), not on the poison the upload replaces.
+TEST_F(GpuExtensions, OwnStreamComesAfterLegacyDefaultStream) {
+  BackendScope scope("native");
+  {
+    SCOPED_TRACE("strided r64, A uploaded on the legacy stream, " + seed_note());
+    Batch<double> b(BLAS_ColMajor, {grp<double>(N, Tr, 12, 12, 12, scaled(2000, 50))}, Place::strided);
+    Info info(D, b.total());
+    b.upload();
+    EXPECT_EQ(b.call_strided(info.ptr()), 0);  // warm-up: nothing allocated (and synchronised) below
+    CHECK_CUDA(cudaDeviceSynchronize());
+    b.randomize(), b.upload(), info.poison();
+    b.upload_behind_delay(0, cudaStreamLegacy);
+    const int rc = b.call_strided(info.ptr());
+    EXPECT_NO_CUDA_ERROR();
+    const std::vector<int> got = b.download_on(cudaStreamLegacy, &info);
+    b.verify(&got, rc);
+  }
+  {
+    SCOPED_TRACE("device pointer arrays r32, C uploaded on the legacy stream, " + seed_note());
+    Batch<float> b(BLAS_RowMajor, {grp<float>(N, N, 7, 9, 5, scaled(500, 20))});
+    b.make_arrays(D, D, D);
+    Info info(D, b.total());
+    b.upload();
+    EXPECT_EQ(b.call_arrays(info.ptr()), 0);  // warm-up
+    CHECK_CUDA(cudaDeviceSynchronize());
+    b.randomize(), b.upload(), info.poison();
+    b.upload_behind_delay(2, cudaStreamLegacy);  // C (beta != 0: an input too)
+    const int rc = b.call_arrays(info.ptr());
+    EXPECT_NO_CUDA_ERROR();
+    const std::vector<int> got = b.download_on(cudaStreamLegacy, &info);
+    b.verify(&got, rc);
+  }
+}
+
 // ---- 5b. with the switch at 0, calls that need the host stay synchronous --------------------
 TEST_F(GpuExtensions, NonBlockingSwitchLeavesOtherCallsSynchronous) {
   gpu::UserStream stream;

@@ -1356,8 +1356,39 @@ void geqrf_sweep(BLAS_Layout layout, bool with_512) {
   run_all_backends(run);
 }
 
-TYPED_TEST(GpuGeqrf, SweepColMajor) { geqrf_sweep<typename TypeParam::type>(BLAS_ColMajor, true); }
-TYPED_TEST(GpuGeqrf, SweepRowMajor) { geqrf_sweep<typename TypeParam::type>(BLAS_RowMajor, false); }
+// Calls of at most 8 groups run geqrf's blocked algorithm where min(m, n) >= 64 (not r16, c16;
+// in a call of more groups a group of fewer than 16 problems stays unblocked, so the sweep's
+// many-group call tests the one-block kernels): squares, tall and wide shapes with a partial
+// last panel, and upper trapezoidal matrices (tau = 0, or a pure phase, in T's build).
+template <class T>
+void geqrf_blocked_sweep(BLAS_Layout layout, bool with_512) {
+  using Shape = std::pair<int, int>;
+  std::vector<Shape> shapes;
+  for (int n : medium_orders<T>()) shapes.push_back({n, n});
+  for (int n : large_orders<T>(with_512)) shapes.push_back({n, n});
+  if (!is_quad<T>) shapes.insert(shapes.end(), {{200, 70}, {70, 200}, {130, 96}, {97, 64}, {300, 64}, {64, 65}});
+  constexpr std::size_t kPerCall = 6;  // and two groups of special matrices: 8
+  for (std::size_t i = 0; i < shapes.size(); i += kPerCall) {
+    Run<T> run(Routine::geqrf, layout, "blocked sweep");
+    for (std::size_t o = i; o < std::min(shapes.size(), i + kPerCall); ++o)
+      run.add(shapes[o].first, shapes[o].second, 2 + int(o % 2), qr_maker<T>(layout));
+    if (i == 0 && !is_quad<T>) {
+      run.add(150, 150, 2, qr_maker<T>(layout, QrKind::triangular, false));
+      run.add(100, 140, 2, qr_maker<T>(layout, QrKind::phase, false));
+    }
+    run_all_backends(run);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TYPED_TEST(GpuGeqrf, SweepColMajor) {
+  geqrf_sweep<typename TypeParam::type>(BLAS_ColMajor, true);
+  if (!::testing::Test::HasFailure()) geqrf_blocked_sweep<typename TypeParam::type>(BLAS_ColMajor, true);
+}
+TYPED_TEST(GpuGeqrf, SweepRowMajor) {
+  geqrf_sweep<typename TypeParam::type>(BLAS_RowMajor, false);
+  if (!::testing::Test::HasFailure()) geqrf_blocked_sweep<typename TypeParam::type>(BLAS_RowMajor, false);
+}
 
 // ---- 2. host and device groups, every memory kind, in one call; the reference backend --------
 TYPED_TEST(GpuGeqrf, HostAndDeviceGroupsInOneCall) {
@@ -1440,7 +1471,6 @@ TYPED_TEST(GpuGeqrf, DevicePointerArrays) {
     run.add(47, 47, 2, make);
     run.add(0, 4, 2, make);
     if (!is_quad<T>) run.add(130, 30, 2, make);
-    if (!is_quad<T> && !gpu::reduced()) run.add(230, 230, 2, make);
     // NULL entries: read on the device (SPEC.md 9.2).
     const int f0 = run.first(g0), l0 = f0 + run.group(g0).count - 1;
     run.set_null_a(f0), run.set_null_tau(l0), run.set_null_tau(f0 + 7 < l0 ? f0 + 7 : f0 + 1);
@@ -1490,6 +1520,36 @@ TYPED_TEST(GpuGeqrf, DevicePointerArrays) {
       run.verify_untouched(rc, -kGeqrfTau);
     }
     if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// The blocked algorithm (min(m, n) >= 64) on device pointer arrays: a call of at most 8 groups
+// (in a call of more, groups of few problems stay unblocked: cuda::factor_blocked_run, where
+// host and device arrays may count runs differently), a NULL A (its operands lead to the checked
+// copy's scratch, its code kept) and a NULL tau.
+TYPED_TEST(GpuGeqrf, DevicePointerArraysBlocked) {
+  using T = typename TypeParam::type;
+  if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no blocked algorithm for this precision";
+  for (BLAS_Layout layout : kLayouts) {
+    Run<T> run(Routine::geqrf, layout, "device pointer arrays, blocked");
+    const auto make = qr_maker<T>(layout);
+    const int g0 = run.add(96, 80, 3, make);
+    const int g1 = run.add(70, 130, 3, make);
+    run.add(5, 5, 4, make);
+    if (!gpu::reduced()) run.add(230, 230, 2, make);
+    run.set_null_a(run.first(g0) + 1), run.set_null_tau(run.first(g1) + 2);
+    for (const char *backend : device_backends<T>()) {
+      SCOPED_TRACE(std::string("backend ") + backend);
+      run.run(on(backend));
+      const std::vector<int> info_h = run.info();
+      const auto out_h = run.outputs();
+      CallOpts o;
+      o.device_arrays = true, o.info = Mem::device, o.backend = backend;
+      run.run(o);
+      EXPECT_EQ(run.info(), info_h) << "info with device pointer arrays vs host ones";
+      EXPECT_TRUE(run.outputs() == out_h) << "R, v or tau with device pointer arrays differ from those with host arrays";
+      if (::testing::Test::HasFailure()) return;
+    }
   }
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# A blocked factorization on the GPU (R = getrf, default, or potrf), blocked (from order BMIN)
-# against the one-block-per-problem kernels (the crossover moved to 100000), each beside the
-# vendor (cuBLAS getrfBatched, cuSOLVER potrfBatched) in the same run: the strided entry point,
+# A blocked factorization on the GPU (R = getrf, default, potrf or geqrf), blocked (from order
+# BMIN) against the one-block-per-problem kernels (the crossover moved to 100000), each beside the
+# vendor (cuBLAS getrfBatched, cuSOLVER potrfBatched, cuBLAS geqrfBatched) in the same run: the strided entry point,
 # precisions P, orders S; CSVs and logs in $OUT. From the device tool, after a build
 # (tools/gpu-check.sh none):  R=potrf P=r64 S=64,256 bash tools/blocked_ab.sh
 b=${BUILD:-build-gpu}/bench/blas_batched_bench
 r=${R:-getrf}
 var=BLAS_BATCHED_LU_BLOCKED_MIN; [ "$r" = potrf ] && var=BLAS_BATCHED_CHOL_BLOCKED_MIN
+[ "$r" = geqrf ] && var=BLAS_BATCHED_QR_BLOCKED_MIN
 for p in ${P:-r64 r32 c64 c32}; do
   for mode in blocked unblocked; do
     env="$var=${BMIN:-33}"; [ $mode = unblocked ] && env="$var=100000"

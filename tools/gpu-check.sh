@@ -5,7 +5,8 @@
 # (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
-# luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
+# luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER,
+# qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -166,6 +167,9 @@ if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/blocked_ab.sh: 
 fi
 if has cholab; then  # potrf blocked vs unblocked vs cuSOLVER (tools/blocked_ab.sh: P, S, BMIN)
   OUT=$out BUILD=$build R=potrf bash "$root/tools/blocked_ab.sh"
+fi
+if has qrab; then  # geqrf blocked vs unblocked vs cuBLAS (tools/blocked_ab.sh: P, S, BMIN)
+  OUT=$out BUILD=$build R=geqrf BMIN=${BMIN:-33} bash "$root/tools/blocked_ab.sh"
 fi
 if has luprofile; then  # ncu time per kernel of a blocked getrf (tools/lu_profile.sh: LUPROFILE)
   OUT=$out BUILD=$build bash "$root/tools/lu_profile.sh"

@@ -194,7 +194,10 @@ Session::Session(int ordinal) : ordinal_(ordinal) {
   if (!contexts[ordinal]) {
     auto c = std::make_unique<Context>();
     c->context = context;
-    if (CHECK(cudaStreamCreateWithFlags(&c->own, cudaStreamNonBlocking))) return;
+    // A blocking stream: work the caller queued on the legacy default stream before a call
+    // (kernels, copies, the DMA a pageable cudaMemcpy leaves behind) runs before the call's,
+    // as with cuBLAS's default stream. A non-blocking one would read inputs still in flight.
+    if (CHECK(cudaStreamCreateWithFlags(&c->own, cudaStreamDefault))) return;
     if (CHECK(cudaDeviceGetAttribute(&c->sms, cudaDevAttrMultiProcessorCount, ordinal))) return;
     for (auto &s : c->slots)
       if (CHECK(cudaEventCreateWithFlags(&s.copied, cudaEventDisableTiming))) return;

@@ -43,7 +43,8 @@ struct FactorAdapter {
   struct Group {
     Run run;
     int config = 0;
-    bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked: planned as kRunVendor)
+    bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked,
+                           // geqrf_blocked: planned as kRunVendor)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -77,6 +78,7 @@ struct FactorAdapter {
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
       if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
+      if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
     }
     return d;
   }
@@ -106,7 +108,7 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  // Blocked getrf and potrf (and the inverse whose getrf is blocked) run from the host, unless
+  // Blocked getrf, potrf and geqrf (and the inverse whose getrf is blocked) run from the host, unless
   // the chunk has many runs and this one few problems (cuda::factor_blocked_run). On device
   // pointer arrays they get the driver's checked copy, where a NULL problem's A and ipiv both
   // lead to one scratch area: the blocks then compute there (getrf's interchanges never read
@@ -142,6 +144,7 @@ struct FactorAdapter {
     if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kInverse && gpu_arithmetic<T>) return cuda::getrf_getri_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kPotrf && gpu_arithmetic<T>) return cuda::potrf_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kGeqrf && gpu_arithmetic<T>) return cuda::geqrf_blocked(s, device_precision<T>(), r, false);
     else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
   }
 

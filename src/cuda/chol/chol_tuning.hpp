@@ -42,7 +42,7 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // narrow last block too), else 32.
 // 32 leaves fewer steps to the gemm and trsm cores, 16 has half the diagonal chain per block and
 // fewer registers (r64: 70 against 126 a thread; c64: 146 against 254). Measured on the H100,
-// x cuSOLVER with blocks of 32 / 16 (tools/chol_width_ab.sh): r64 at 48 1.77 / 2.42, 64 2.66 /
+// x cuSOLVER with blocks of 32 / 16 (tools/block_width_ab.sh): r64 at 48 1.77 / 2.42, 64 2.66 /
 // 2.14, 128 1.73 / 1.34, 512 0.97 / 0.57; r32 at 48 2.07 / 2.60, 64 3.13 / 2.25; c64 at 48
 // 1.19 / 2.51, 64 1.60 / 2.33, 128 1.19 / 1.40, 256 1.17 / 0.99; c32 at 48 1.67 / 2.12, 64
 // 1.65 / 1.91, 96 1.31 / 1.41, 128 1.20 / 1.16, 256 0.95 / 0.82.

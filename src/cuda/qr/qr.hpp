@@ -6,6 +6,8 @@
 //                          problems per warp and warps per block.
 //   block    (larger)      qr/geqrf_block.cuh: one thread block per problem, the matrix staged
 //                          in shared memory, or in place in global memory above what fits.
+//   blocked  (min(m, n) from kQrBlockedMinSide, r32/r64/c32/c64)  qr/geqrf_blocked.cu: panels
+//                          by the kernels above, updates through the gemm core.
 // Both apply LAPACK's xlarfg conventions exactly (qr/larfg.cuh).
 #pragma once
 #include "../factor_run.hpp"
@@ -21,5 +23,12 @@ int qr_units_per_block(int config);
 // One launch of `config` over `count` runs, as lu_launch.
 int qr_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, const FactorRun *table_device,
               const int32_t *block_first, int count, int64_t units);
+
+// Whether an m x n problem takes the blocked algorithm (BLAS_BATCHED_QR_BLOCKED_MIN=<order>
+// moves the crossover on min(m, n), for tuning sweeps), and the algorithm on one run, from the
+// host (geqrf_blocked.cu). Without workspace (none to be had, or the stream being captured) it
+// runs the unblocked kernels.
+bool qr_blocked(DevPrec p, int m, int n);
+int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 
 }  // namespace bb::cuda

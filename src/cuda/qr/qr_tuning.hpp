@@ -22,4 +22,23 @@ constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
 constexpr bool qr_is_shared(int config) { return config >= kQrFirstShared && config < kQrGlobal; }
 
+// geqrf's blocked algorithm (geqrf_blocked.cu): panels of qr_block_width columns factored by
+// the kernels above, the columns to their right updated through the gemm core (larft, larfb).
+// It replaces the one-block-per-problem kernels, whose panel chain runs at one block per SM,
+// where min(m, n) >= kQrBlockedMinSide. Half precisions stay unblocked (qr_blocked): the
+// gemm updates would round every block to 16 bits between panels.
+// Measured on the H100 (tools/blocked_ab.sh R=geqrf, strided, square; ms blocked /
+// unblocked): panels of 32 lose at 33 (r32 17.22 / 13.81, c64 10.15 / 6.78, c32 13.20 / 9.90)
+// and at 40 in r32 (12.98 / 12.78) and c64 (7.63 / 6.37); panels of 16 win at 40 (r64 6.47 / 7.89, r32 9.05 / 12.67, c64
+// 6.02 / 6.35, c32 7.75 / 9.14) and 44; 33..39 with panels of 16 not timed.
+// Panels of 16 against 32 (tools/block_width_ab.sh R=geqrf, ms): r64 at 48 5.12 / 6.71, 64
+// 4.96 / 5.16, 128 4.87 / 4.64, 256 5.91 / 4.80; r32 at 64 7.00 / 7.15, 128 6.69 / 6.38; c64 at
+// 64 4.70 / 5.16, 128 4.71 / 5.09, 256 6.60 / 5.65; c32 at 64 5.99 / 5.85, 128 6.00 / 5.60.
+// bench/results/NOTES-factor.md.
+constexpr int kQrBlockedMinSide = 40;
+constexpr int qr_block_width(DevPrec p, int m, int n) {
+  const int narrow_up_to = p == DevPrec::c64 ? 128 : 64;
+  return (m < n ? m : n) <= narrow_up_to ? 16 : 32;
+}
+
 }  // namespace bb::cuda

@@ -1356,7 +1356,7 @@ void geqrf_sweep(BLAS_Layout layout, bool with_512) {
   run_all_backends(run);
 }
 
-// Calls of at most 8 groups run geqrf's blocked algorithm where min(m, n) >= 64 (not r16, c16;
+// Calls of at most 8 groups run geqrf's blocked algorithm where min(m, n) >= 40 (not r16, c16;
 // in a call of more groups a group of fewer than 16 problems stays unblocked, so the sweep's
 // many-group call tests the one-block kernels): squares, tall and wide shapes with a partial
 // last panel, and upper trapezoidal matrices (tau = 0, or a pure phase, in T's build).
@@ -1523,7 +1523,7 @@ TYPED_TEST(GpuGeqrf, DevicePointerArrays) {
   }
 }
 
-// The blocked algorithm (min(m, n) >= 64) on device pointer arrays: a call of at most 8 groups
+// The blocked algorithm (min(m, n) >= 40) on device pointer arrays: a call of at most 8 groups
 // (in a call of more, groups of few problems stay unblocked: cuda::factor_blocked_run, where
 // host and device arrays may count runs differently), a NULL A (its operands lead to the checked
 // copy's scratch, its code kept) and a NULL tau.

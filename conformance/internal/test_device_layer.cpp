@@ -3,11 +3,14 @@
 // the gemm core on sub-blocks of operands already on the device (what blocked factorizations
 // and recursive trsm/trmm call). Label gpu; without a device every test skips.
 #include "../../src/cuda/lu/lu_tuning.hpp"
+#include "../../src/cuda/qr/qr.hpp"
 #include "../../src/device/device_run.hpp"
 #include "../gpu_common.hpp"
 #include "probe_kernel.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -317,6 +320,105 @@ TYPED_TEST(InverseCore, MatchesHostGetrfAndInverts) {
     EXPECT_EQ(bad, 0);
     EXPECT_NO_CUDA_ERROR();
     conf::count_checked("one-pass inverse core", P);
+  }
+}
+
+// The blocked geqrf called directly (geqrf_blocked.cu), so that no dispatch rule can route the
+// problems to the unblocked kernels unseen: strided and pointer-array operands (problems in
+// reverse order), both layouts, a tall and a wide shape with a partial last panel, the
+// workspace limited to a few problems per batch (sub-batches from the second on); R, V and
+// tau against the library's host geqrf, ld padding (NaN) untouched.
+template <class S>
+class GeqrfBlockedCore : public conf::gpu::GpuTest {};
+TYPED_TEST_SUITE(GeqrfBlockedCore, CorePrecisions);
+
+TYPED_TEST(GeqrfBlockedCore, MatchesHostGeqrf) {
+  using S = TypeParam;
+  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  const int P = conf::gpu::reduced() ? 5 : 23;
+  std::uniform_real_distribution<double> dist(-1, 1);
+  struct Case {
+    BLAS_Layout layout;
+    int m, n;
+    bool arrays;
+  };
+  for (const Case c : {Case{BLAS_ColMajor, 100, 70, false}, Case{BLAS_RowMajor, 70, 100, true},
+                       Case{BLAS_ColMajor, 90, 45, true}, Case{BLAS_RowMajor, 130, 81, false}}) {
+    const bool col = c.layout == BLAS_ColMajor;
+    SCOPED_TRACE(std::string(col ? "col" : "row") + "-major " + std::to_string(c.m) + " x " + std::to_string(c.n) +
+                 (c.arrays ? ", pointer arrays" : ", strided"));
+    const int lines = col ? c.n : c.m, len = col ? c.m : c.n, ld = len + 3, k = std::min(c.m, c.n);
+    const std::size_t mat = std::size_t(ld) * lines;
+    std::vector<S> a(std::size_t(P) * mat, std::numeric_limits<S>::quiet_NaN());  // NaN: the ld padding
+    for (int p = 0; p < P; ++p)
+      for (int l = 0; l < lines; ++l)
+        for (int e = 0; e < len; ++e) a[std::size_t(p) * mat + std::size_t(l) * ld + e] = S(dist(conf::rng()));
+    // The host's geqrf on a copy.
+    std::vector<S> want = a, want_tau(std::size_t(P) * k);
+    {
+      std::vector<S *> pa(P), pt(P);
+      for (int p = 0; p < P; ++p) pa[p] = want.data() + std::size_t(p) * mat, pt[p] = want_tau.data() + std::size_t(p) * k;
+      std::vector<int> info(P);
+      const int size = P;
+      int rc;
+      if constexpr (std::is_same_v<S, float>)
+        rc = BLAS_geqrf_batched_r32(c.layout, &c.m, &c.n, pa.data(), &ld, pt.data(), 1, &size, info.data());
+      else
+        rc = BLAS_geqrf_batched_r64(c.layout, &c.m, &c.n, pa.data(), &ld, pt.data(), 1, &size, info.data());
+      ASSERT_EQ(rc, 0);
+    }
+    Buffer da(Mem::device, a.size() * sizeof(S)), dt(Mem::device, want_tau.size() * sizeof(S)),
+        arrays(Mem::device, 2 * std::size_t(P) * sizeof(S *));
+    da.write(0, a.data(), a.size() * sizeof(S));
+    bb::cuda::FactorRun run;
+    run.problems = P, run.m = c.m, run.n = c.n, run.row_major = !col;
+    if (c.arrays) {  // problem p at slot P - 1 - p
+      std::vector<S *> list(2 * std::size_t(P));
+      for (int p = 0; p < P; ++p) {
+        list[std::size_t(P - 1 - p)] = reinterpret_cast<S *>(da.get()) + std::size_t(p) * mat;
+        list[std::size_t(2 * P - 1 - p)] = reinterpret_cast<S *>(dt.get()) + std::size_t(p) * k;
+      }
+      arrays.write(0, list.data(), list.size() * sizeof(S *));
+      run.A = {arrays.get(), 0, ld, true};
+      run.tau = {arrays.get() + std::size_t(P) * sizeof(S *), 0, 1, true};
+    } else {
+      run.A = {da.get(), int64_t(mat), ld, false};
+      run.tau = {dt.get(), k, 1, false};
+    }
+    CHECK_CUDA(cudaDeviceSynchronize());
+    // A few problems per batch: per problem V (m x 32), T (32 x 32), W and W2 (32 x n).
+    const int64_t per_problem = (int64_t(c.m) * 32 + 32 * 32 + 2 * 32 * int64_t(c.n)) * int64_t(sizeof(S));
+    int device = 0;
+    CHECK_CUDA(cudaGetDevice(&device));
+    {
+      bb::cuda::Session s(device);
+      ASSERT_EQ(s.status(), 0);
+      EXPECT_EQ(bb::cuda::geqrf_blocked(s, prec, run, false, 4 * per_problem + 64), 0);
+      double ms = 0;
+      EXPECT_EQ(s.finish(ms), 0);
+    }
+    std::vector<S> out(a.size()), tau(want_tau.size());
+    da.read(0, out.data(), out.size() * sizeof(S)), dt.read(0, tau.data(), tau.size() * sizeof(S));
+    const double eps = std::is_same_v<S, float> ? 6e-8 : 1.2e-16, tol = 30.0 * c.m * eps;
+    int64_t bad = 0;
+    for (int p = 0; p < P; ++p) {
+      for (std::size_t e = 0; e < mat; ++e) {
+        const std::size_t at = std::size_t(p) * mat + e;
+        const bool padding = int(e % ld) >= len;
+        if (padding) {
+          if (!std::isnan(out[at]) && bad++ < 5) ADD_FAILURE() << "problem " << p << ": ld padding written at " << e;
+        } else if (!(std::abs(double(out[at]) - double(want[at])) <= tol * (1 + std::abs(double(want[at])))) && bad++ < 5) {
+          ADD_FAILURE() << "problem " << p << " element " << e << ": " << double(out[at]) << " vs " << double(want[at]);
+        }
+      }
+      for (int j = 0; j < k; ++j) {
+        const double got = tau[std::size_t(p) * k + j], exp = want_tau[std::size_t(p) * k + j];
+        if (!(std::abs(got - exp) <= tol) && bad++ < 5) ADD_FAILURE() << "problem " << p << " tau " << j << ": " << got << " vs " << exp;
+      }
+    }
+    EXPECT_EQ(bad, 0);
+    EXPECT_NO_CUDA_ERROR();
+    conf::count_checked("blocked geqrf core", P);
   }
 }
 

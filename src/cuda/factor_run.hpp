@@ -48,7 +48,7 @@ struct FactorRun {
   bool keep_codes = false;
 };
 
-// The blocked algorithms (getrf_blocked, potrf_blocked) run one run after another from the
+// The blocked algorithms (getrf_blocked, potrf_blocked, geqrf_blocked) run one run after another from the
 // host, a few launches per block of columns, where the one-block-per-problem kernels take every
 // run of a chunk in one launch. In a chunk of more than kBlockedSerialRuns runs (many groups:
 // the standard's way to pass variable sizes, a group per problem), a run of fewer than

@@ -87,7 +87,7 @@ int chol_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, 
 }
 int qr_config(DevPrec, int, int) { return 0; }
 bool qr_blocked(DevPrec, int, int) { return false; }
-int geqrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
+int geqrf_blocked(Session &s, DevPrec, const FactorRun &, bool, int64_t) { return s.status(); }
 int64_t qr_units(const FactorRun &, int) { return 0; }
 int qr_units_per_block(int) { return 1; }
 int qr_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {

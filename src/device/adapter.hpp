@@ -31,6 +31,7 @@ struct Segment {
   int64_t skipped = 0;    // problems with a NULL pointer (info -k, not run)
   int64_t chunk_runs = 0;  // runs in the chunk (set before plan_config: adapter-driven runs go
                            // one after another)
+  bool capturing = false;  // the call is being captured into a graph (set before plan_config)
   // Filled by planning:
   int64_t ptr_index = -1;  // first problem's entry in the chunk's uploaded pointer block, or -1
   // Device pointer arrays for the vendor library: its first entry in the chunk's checked copy

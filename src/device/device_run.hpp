@@ -193,8 +193,8 @@ class DeviceRun {
         if (device_arrays()) ch.checks.resize(most);
         // Captured into a graph, a call must need no upload (SPEC.md section 9.3): beyond this
         // many groups a chunk may need tables; refused before anything is enqueued.
-        if (!wait_ && n > std::min<int>(A::kInline, cuda::kInlineCheckRuns) && w.session->capturing())
-          return BLAS_BATCHED_ERR_UNSUPPORTED;
+        ch.capturing = !wait_ && w.session->capturing();
+        if (ch.capturing && n > std::min<int>(A::kInline, cuda::kInlineCheckRuns)) return BLAS_BATCHED_ERR_UNSUPPORTED;
       }
       return 0;
     }
@@ -330,6 +330,7 @@ class DeviceRun {
     int64_t nseg = 0, first_group = 0, begin = 0;  // begin: its first problem among the device's
     int64_t problems = 0, block_problems = 0;
     bool by_segments = false;
+    bool capturing = false;  // the call is being captured into a graph
     std::vector<Tally> tally;  // per thread, then (after place_chunk) their starting offsets
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {};
     std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
@@ -487,6 +488,7 @@ class DeviceRun {
       if (sg.ptr_index == 0) t.block += sg.count;
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.chunk_runs = ch.nseg;
+      sg.capturing = ch.capturing;
       sg.config = A::plan_config(d, sg, r);
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;

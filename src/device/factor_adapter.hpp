@@ -109,14 +109,17 @@ struct FactorAdapter {
   }
 
   // Blocked getrf, potrf and geqrf (and the inverse whose getrf is blocked) run from the host, unless
-  // the chunk has many runs and this one few problems (cuda::factor_blocked_run). On device
-  // pointer arrays they get the driver's checked copy, where a NULL problem's A and ipiv both
-  // lead to one scratch area: the blocks then compute there (getrf's interchanges never read
-  // ipiv back) and keep the problem's -k code.
+  // the chunk has many runs and this one few problems (cuda::factor_blocked_run), or the call
+  // is being captured into a graph (geqrf, the one of them that can be: its workspace would be
+  // memory nodes, and the checked copy below the thread's staging memory). On device pointer
+  // arrays they get the driver's checked copy, where a NULL problem's A and its ipiv or tau
+  // lead to one scratch area: the blocks then compute there (garbage nobody reads; getrf's
+  // interchanges never read ipiv back, geqrf's T reads tau with no indexing by its values) and
+  // keep the problem's -k code.
   static int plan_config(const Group &d, const Segment &s, const Run &) {
-    return d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
+    return d.blocked && !s.capturing && cuda::factor_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
   }
-  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: the blocked algorithms
+  static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: A (its extent covers tau), or ipiv
     const Run &r = d.run;
     const int64_t a = matrix_extent(r.row_major ? BLAS_RowMajor : BLAS_ColMajor, r.m, r.n, r.A.ld) * int64_t(sizeof(T));
     return std::size_t(std::max<int64_t>(a, int64_t(std::min(r.m, r.n)) * int64_t(sizeof(int))));

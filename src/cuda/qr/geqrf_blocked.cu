@@ -63,7 +63,10 @@ __global__ void __launch_bounds__(32) qr_build_t(DevOperand tau, bool conj_tau, 
       CT sum = from_real<CT>(0);
       if (lane < j)
         for (int l = lane; l < j; ++l) sum = madd(sum, T[lane][l], G[l][j]);
-      if (lane < jb) T[lane][j] = lane < j ? negate(mul(tj, sum)) : lane == j ? tj : from_real<CT>(0);
+      // A zero tau (H_j = I) gives a zero column, as xlarft sets it (not -0 x sum: NaN there
+      // stays out).
+      const bool zero_column = lane > j || (lane < j && is_zero(tj));
+      if (lane < jb) T[lane][j] = zero_column ? from_real<CT>(0) : lane == j ? tj : negate(mul(tj, sum));
       __syncwarp();
     }
     for (int j = 0; j < jb; ++j)
@@ -78,6 +81,8 @@ __global__ void qr_workspace_pointers(char *base, int64_t stride, int64_t proble
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < problems; i += int64_t(gridDim.x) * blockDim.x)
     out[i] = base + i * stride;
 }
+
+int64_t round_up(int64_t bytes, int64_t to) { return (bytes + to - 1) / to * to; }
 
 unsigned grid_for(Session &s, int64_t problems) {
   return unsigned(std::min<int64_t>(problems, int64_t(s.sm_count()) * 16));
@@ -207,15 +212,12 @@ int blocked_part(Session &s, DevPrec p, const FactorRun &r, int nb, const QrWork
 
 }  // namespace
 
-// Sub-batches keep the workspace under this many bytes.
-constexpr int64_t kQrWorkspaceBytes = int64_t(256) << 20;
-
-int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend, int64_t workspace_bytes) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int nb = block_width(p, r.m, r.n), elem = elem_bytes(p);
   const QrWorkspace ws(r.m, r.n, nb);
   const int64_t per_problem = ws.per_problem * elem + (r.A.array ? 4 * int64_t(sizeof(void *)) : 0);
-  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(r.problems, kQrWorkspaceBytes / per_problem));
+  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(r.problems, workspace_bytes / per_problem));
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
   const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
@@ -223,13 +225,15 @@ int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // No workspace (none to be had, or a graph being captured, which would get memory nodes):
   // the unblocked kernels, slower, same result.
   if (s.capturing() || !pool ||
-      cudaMallocFromPoolAsync(&work, std::size_t(batch * per_problem), pool, stream) != cudaSuccess) {
+      cudaMallocFromPoolAsync(&work, std::size_t(batch * per_problem + 16), pool, stream) != cudaSuccess) {
     cudaGetLastError();
     FactorRun whole = r;
     whole.info = nullptr;  // as for the panels below
     return unblocked(s, p, whole);
   }
-  char *pointers_at = static_cast<char *>(work) + batch * ws.per_problem * elem;
+  // The pointer lists after the data, on a 16-byte boundary (an odd panel width in r32 would
+  // leave the data a multiple of 4 bytes only).
+  char *pointers_at = static_cast<char *>(work) + round_up(batch * ws.per_problem * elem, 16);
   for (int64_t from = 0; from < r.problems && !s.status(); from += batch) {
     const FactorRun part = part_of(r, from, std::min(batch, r.problems - from), elem);
     blocked_part(s, p, part, nb, ws, static_cast<char *>(work), reinterpret_cast<char **>(pointers_at),

@@ -26,9 +26,12 @@ int qr_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, co
 
 // Whether an m x n problem takes the blocked algorithm (BLAS_BATCHED_QR_BLOCKED_MIN=<order>
 // moves the crossover on min(m, n), for tuning sweeps), and the algorithm on one run, from the
-// host (geqrf_blocked.cu). Without workspace (none to be had, or the stream being captured) it
-// runs the unblocked kernels.
+// host (geqrf_blocked.cu), its workspace taken in batches of problems of at most
+// workspace_bytes. Without workspace (none to be had, or the stream being captured) it runs
+// the unblocked kernels.
+constexpr int64_t kQrWorkspaceBytes = int64_t(256) << 20;
 bool qr_blocked(DevPrec p, int m, int n);
-int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
+int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend,
+                  int64_t workspace_bytes = kQrWorkspaceBytes);
 
 }  // namespace bb::cuda

@@ -143,11 +143,13 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
 template <class S>
 class GemmCore : public conf::gpu::GpuTest {};
 using CorePrecisions = ::testing::Types<float, double>;
+template <class S>
+constexpr bb::cuda::DevPrec core_prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
 TYPED_TEST_SUITE(GemmCore, CorePrecisions);
 
 TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
   using S = TypeParam;
-  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  constexpr bb::cuda::DevPrec prec = core_prec<S>;
   const int P = conf::gpu::reduced() ? 40 : 3000, ld = 8, mat = ld * ld;
   const int m = 3, n = 5, k = 4;
   const int a_off = 1 + 2 * ld, c_off = 2 + 1 * ld;
@@ -240,7 +242,7 @@ TYPED_TEST_SUITE(InverseCore, CorePrecisions);
 
 TYPED_TEST(InverseCore, MatchesHostGetrfAndInverts) {
   using S = TypeParam;
-  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  constexpr bb::cuda::DevPrec prec = core_prec<S>;
   const int P = conf::gpu::reduced() ? 12 : 300;
   std::uniform_real_distribution<double> dist(-1, 1);
   for (int n : {5, 8, 13, 16, 31, 32}) {
@@ -334,7 +336,7 @@ TYPED_TEST_SUITE(GeqrfBlockedCore, CorePrecisions);
 
 TYPED_TEST(GeqrfBlockedCore, MatchesHostGeqrf) {
   using S = TypeParam;
-  constexpr bb::cuda::DevPrec prec = std::is_same_v<S, float> ? bb::cuda::DevPrec::r32 : bb::cuda::DevPrec::r64;
+  constexpr bb::cuda::DevPrec prec = core_prec<S>;
   const int P = conf::gpu::reduced() ? 5 : 23;
   std::uniform_real_distribution<double> dist(-1, 1);
   struct Case {

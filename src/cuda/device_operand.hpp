@@ -38,6 +38,13 @@ inline DevOperand moved(DevOperand o, int64_t offset, int elem) {
   else o.p = static_cast<const char *>(o.p) + offset * elem;
   return o;
 }
+// Operand o for the problems from problem `from` on (a later part of its batch).
+inline DevOperand from_problem(DevOperand o, int64_t from, int elem) {
+  if (!o.p) return o;
+  if (o.array) o.p = static_cast<const char *const *>(o.p) + from;
+  else o.p = static_cast<const char *>(o.p) + from * o.step * elem;
+  return o;
+}
 // Operand o (column-major) moved to its sub-block at (row i, column j).
 inline DevOperand sub_block(DevOperand o, int i, int j, int elem) { return moved(o, i + int64_t(j) * o.ld, elem); }
 

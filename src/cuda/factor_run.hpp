@@ -5,6 +5,7 @@
 #include "device_operand.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 
 // Helpers that planning (host) and kernels (device) both call.
 #ifdef __CUDACC__
@@ -55,6 +56,13 @@ struct FactorRun {
 // kBlockedMinProblems problems stays unblocked. Not measured yet: chosen so that a group per
 // problem costs one launch as before.
 constexpr int kBlockedSerialRuns = 8;
+// A tuning variable's positive integer value (BLAS_BATCHED_*_BLOCKED_MIN, *_BLOCK), else 0;
+// callers read it once per process.
+inline int tuning_env(const char *name) {
+  const char *e = std::getenv(name);
+  const int v = e ? std::atoi(e) : 0;
+  return v > 0 ? v : 0;
+}
 constexpr int64_t kBlockedMinProblems = 16;
 constexpr bool factor_blocked_run(int64_t problems, int64_t chunk_runs) {
   return chunk_runs <= kBlockedSerialRuns || problems >= kBlockedMinProblems;

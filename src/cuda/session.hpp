@@ -81,6 +81,12 @@ class Session {
   void *stream() const;  // cudaStream_t: the thread's own, or the one the caller set
   void *cublas();        // cublasHandle_t bound to stream(); nullptr on failure
   int sm_count() const;
+  // Blocks of `threads` for a grid-stride loop over `items` (> 0): enough to cover them, at
+  // most 8 per SM.
+  int64_t grid(int64_t items, int threads) const {
+    const int64_t need = (items + threads - 1) / threads, most = int64_t(sm_count()) * 8;
+    return need < most ? need : most;
+  }
   int ordinal() const { return ordinal_; }
   int check(int cuda_error);      // records a CUDA error
   int check_at(int cuda_error, int line);

@@ -5,7 +5,6 @@
 #include "potrf_block.cuh"
 #include "potrf_diag.cuh"
 
-#include <cstdlib>
 
 namespace bb::cuda {
 
@@ -31,20 +30,13 @@ int chol_units_per_block(int config) { return chol_is_register(config) || config
 // BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
 bool chol_blocked(DevPrec p, int n) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return false;
-  static const int min_order = [] {
-    const char *e = std::getenv("BLAS_BATCHED_CHOL_BLOCKED_MIN");
-    return e ? std::atoi(e) : 0;
-  }();
-  return n >= (min_order > 0 ? min_order : kCholBlockedMinSide);
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_BLOCKED_MIN");
+  return n >= (forced ? forced : kCholBlockedMinSide);
 }
 
 // BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
 static int block_width(DevPrec p, int n) {
-  static const int forced = [] {
-    const char *e = std::getenv("BLAS_BATCHED_CHOL_BLOCK");
-    const int w = e ? std::atoi(e) : 0;
-    return w == 16 || w == 32 ? w : 0;
-  }();
+  static const int w = tuning_env("BLAS_BATCHED_CHOL_BLOCK"), forced = w == 16 || w == 32 ? w : 0;
   return forced ? forced : chol_block_width(p, n);
 }
 

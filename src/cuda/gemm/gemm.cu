@@ -115,7 +115,7 @@ bool vendor_moved(Session &s, DevPrec p, const GemmSeg &g, int &status) {
     return false;
   }
   s.clear_stale_error();
-  const int64_t blocks = std::min<int64_t>((n + 255) / 256, int64_t(s.sm_count()) * 8);
+  const int64_t blocks = s.grid(n, 256);
   move_pointers<<<unsigned(blocks), 256, 0, stream>>>(
       static_cast<const char *const *>(g.A.p), static_cast<const char *const *>(g.B.p),
       static_cast<const char *const *>(g.C.p), g.A.step * elem, g.B.step * elem, g.C.step * elem, n, moved);

@@ -72,7 +72,7 @@ int info_fill(Session &s, int *info, int64_t n, int value) {
   s.started();
   if (value == 0) return s.check(cudaMemsetAsync(info, 0, std::size_t(n) * sizeof(int), st));
   constexpr int kThreads = 256;
-  const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+  const int64_t blocks = s.grid(n, kThreads);
   s.clear_stale_error();
   fill_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, value);
   return s.check_launch();
@@ -85,7 +85,7 @@ int info_count(Session &s, const int *info, int64_t n, uint64_t *count_device, u
   if (s.check(cudaMemsetAsync(count_device, 0, sizeof(uint64_t), st))) return s.status();
   if (n > 0) {
     constexpr int kThreads = 256;
-    const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+    const int64_t blocks = s.grid(n, kThreads);
     s.clear_stale_error();
     count_kernel<<<unsigned(blocks), kThreads, 0, st>>>(info, n, reinterpret_cast<unsigned long long *>(count_device));
     if (s.check_launch()) return s.status();
@@ -100,7 +100,7 @@ int check_pointers(Session &s, const PointerCheckRun *host_runs, const PointerCh
   if (!device_runs)
     for (int i = 0; i < count && i < kInlineCheckRuns; ++i) in.runs[i] = host_runs[i];
   constexpr int kThreads = 256;
-  const int64_t blocks = std::min<int64_t>((problems + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+  const int64_t blocks = s.grid(problems, kThreads);
   s.started();
   s.clear_stale_error();
   check_kernel<<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(s.stream())>>>(in, device_runs, count,
@@ -123,7 +123,7 @@ int info_collect(Session &s, const int *codes, int64_t n, void *list_device, voi
   auto *entries = reinterpret_cast<InfoEntry *>(static_cast<char *>(list_device) + 8);
   if (n > 0) {
     constexpr int kThreads = 256;
-    const int64_t blocks = std::min<int64_t>((n + kThreads - 1) / kThreads, int64_t(s.sm_count()) * 8);
+    const int64_t blocks = s.grid(n, kThreads);
     s.clear_stale_error();
     collect_kernel<<<unsigned(blocks), kThreads, 0, st>>>(codes, n, length, entries);
     if (s.check_launch()) return s.status();

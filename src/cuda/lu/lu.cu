@@ -53,11 +53,8 @@ int lu_units_per_block(DevPrec, LuRoutine, int config) {
 
 // BLAS_BATCHED_LU_BLOCKED_MIN=<side> moves the crossover (tuning sweeps; read once per process).
 bool lu_blocked(DevPrec, int m, int n) {
-  static const int min_side = [] {
-    const char *e = std::getenv("BLAS_BATCHED_LU_BLOCKED_MIN");
-    const int side = e ? std::atoi(e) : 0;
-    return side > 0 ? side : kLuBlockedMinSide;
-  }();
+  static const int forced = tuning_env("BLAS_BATCHED_LU_BLOCKED_MIN");
+  static const int min_side = forced ? forced : kLuBlockedMinSide;
   return std::max(m, n) >= min_side;
 }
 

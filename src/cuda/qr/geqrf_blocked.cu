@@ -14,7 +14,6 @@
 #include "../factor_common.cuh"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace bb::cuda {
 
@@ -92,13 +91,7 @@ unsigned grid_for(Session &s, int64_t problems) {
 FactorRun part_of(const FactorRun &r, int64_t from, int64_t count, int elem) {
   FactorRun q = r;
   q.problems = count;
-  auto along = [&](DevOperand &o, int bytes) {
-    if (!o.p) return;
-    if (o.array) o.p = static_cast<const char *const *>(o.p) + from;
-    else o.p = static_cast<const char *>(o.p) + from * o.step * bytes;
-  };
-  along(q.A, elem);
-  along(q.tau, elem);
+  q.A = from_problem(r.A, from, elem), q.tau = from_problem(r.tau, from, elem);
   if (q.info) q.info += from;
   if (q.codes) q.codes += from;
   return q;
@@ -106,11 +99,7 @@ FactorRun part_of(const FactorRun &r, int64_t from, int64_t count, int elem) {
 
 // BLAS_BATCHED_QR_BLOCK=<width> sets the panels' width (tuning; read once per process).
 int block_width(DevPrec p, int m, int n) {
-  static const int forced = [] {
-    const char *e = std::getenv("BLAS_BATCHED_QR_BLOCK");
-    const int w = e ? std::atoi(e) : 0;
-    return w >= 8 && w <= kQrRegisterMax ? w : 0;
-  }();
+  static const int w = tuning_env("BLAS_BATCHED_QR_BLOCK"), forced = w >= 8 && w <= kQrRegisterMax ? w : 0;
   return forced ? forced : qr_block_width(p, m, n);
 }
 
@@ -145,8 +134,7 @@ int blocked_part(Session &s, DevPrec p, const FactorRun &r, int nb, const QrWork
     } else {
       char **list = pointers + slot * P;
       s.clear_stale_error();
-      qr_workspace_pointers<<<unsigned(std::min<int64_t>((P + 255) / 256, int64_t(s.sm_count()) * 8)), 256, 0,
-                              stream>>>(at, stride, P, list);
+      qr_workspace_pointers<<<unsigned(s.grid(P, 256)), 256, 0, stream>>>(at, stride, P, list);
       s.check_launch();
       o.p = list, o.step = 0, o.array = true;
     }
@@ -216,8 +204,12 @@ int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int nb = block_width(p, r.m, r.n), elem = elem_bytes(p);
   const QrWorkspace ws(r.m, r.n, nb);
-  const int64_t per_problem = ws.per_problem * elem + (r.A.array ? 4 * int64_t(sizeof(void *)) : 0);
-  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(r.problems, workspace_bytes / per_problem));
+  // Per problem: its slice of V, T, W, W2, and (A in array form) four pointer-list entries. The
+  // lists follow the data on a 16-byte boundary (an odd panel width in r32 would leave the
+  // data a multiple of 4 bytes only).
+  const int64_t data = ws.per_problem * elem, lists = r.A.array ? 4 * int64_t(sizeof(void *)) : 0;
+  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(r.problems, workspace_bytes / (data + lists)));
+  const int64_t lists_at = round_up(batch * data, 16);
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
   const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
@@ -225,15 +217,13 @@ int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // No workspace (none to be had, or a graph being captured, which would get memory nodes):
   // the unblocked kernels, slower, same result.
   if (s.capturing() || !pool ||
-      cudaMallocFromPoolAsync(&work, std::size_t(batch * per_problem + 16), pool, stream) != cudaSuccess) {
+      cudaMallocFromPoolAsync(&work, std::size_t(lists_at + batch * lists), pool, stream) != cudaSuccess) {
     cudaGetLastError();
     FactorRun whole = r;
     whole.info = nullptr;  // as for the panels below
     return unblocked(s, p, whole);
   }
-  // The pointer lists after the data, on a 16-byte boundary (an odd panel width in r32 would
-  // leave the data a multiple of 4 bytes only).
-  char *pointers_at = static_cast<char *>(work) + round_up(batch * ws.per_problem * elem, 16);
+  char *pointers_at = static_cast<char *>(work) + lists_at;
   for (int64_t from = 0; from < r.problems && !s.status(); from += batch) {
     const FactorRun part = part_of(r, from, std::min(batch, r.problems - from), elem);
     blocked_part(s, p, part, nb, ws, static_cast<char *>(work), reinterpret_cast<char **>(pointers_at),

@@ -2,17 +2,12 @@
 // every precision in this file.
 #include "geqrf_block.cuh"
 
-#include <cstdlib>
-
 namespace bb::cuda {
 
 bool qr_blocked(DevPrec p, int m, int n) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return false;
-  static const int min_side = [] {
-    const char *e = std::getenv("BLAS_BATCHED_QR_BLOCKED_MIN");
-    return e ? std::atoi(e) : 0;
-  }();
-  return (m < n ? m : n) >= (min_side > 0 ? min_side : kQrBlockedMinSide);
+  static const int forced = tuning_env("BLAS_BATCHED_QR_BLOCKED_MIN");
+  return (m < n ? m : n) >= (forced ? forced : kQrBlockedMinSide);
 }
 
 int qr_config(DevPrec p, int m, int n) {

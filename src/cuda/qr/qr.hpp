@@ -29,7 +29,9 @@ int qr_launch(Session &s, DevPrec p, int config, const FactorRun *table_host, co
 // host (geqrf_blocked.cu), its workspace taken in batches of problems of at most
 // workspace_bytes. Without workspace (none to be had, or the stream being captured) it runs
 // the unblocked kernels.
-constexpr int64_t kQrWorkspaceBytes = int64_t(256) << 20;
+// What the pool keeps between calls (more would go back to the driver at the call's end and be
+// allocated again by the next), less the room of the pointer lists' alignment.
+constexpr int64_t kQrWorkspaceBytes = int64_t(Session::kWorkspaceKept) - 16;
 bool qr_blocked(DevPrec p, int m, int n);
 int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend,
                   int64_t workspace_bytes = kQrWorkspaceBytes);

@@ -104,7 +104,7 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
     using S = decltype(x);
     const int64_t elements = int64_t(d.full) * nb * nb;
     s.clear_stale_error();
-    set_identity<S><<<unsigned(std::min<int64_t>((elements + 255) / 256, int64_t(s.sm_count()) * 8)), 256, 0, stream>>>(
+    set_identity<S><<<unsigned(s.grid(elements, 256)), 256, 0, stream>>>(
         static_cast<S *>(work), nb, elements);
     s.check_launch();
     return 0;
@@ -220,8 +220,7 @@ int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
     for (int64_t q = 0; q < r.problems && !s.status(); ++q) {
       TriRun one = r;
       one.problems = 1;
-      one.A.p = static_cast<const char *>(r.A.p) + q * r.A.step * elem_bytes(p);
-      one.B.p = static_cast<const char *>(r.B.p) + q * r.B.step * elem_bytes(p);
+      one.A = from_problem(r.A, q, elem_bytes(p)), one.B = from_problem(r.B, q, elem_bytes(p));
       by_diagonal_blocks(s, p, one, vendor_backend);
     }
     return s.status();

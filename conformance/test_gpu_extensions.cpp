@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <numeric>
 #include <optional>
@@ -1158,6 +1159,96 @@ TEST_F(GpuExtensions, BlockingSwitchValues) {
   const std::vector<int> got = info.read();
   b.download();
   b.verify(&got, rc);
+}
+
+
+// ---- the vendor backend on device data (SPEC.md section 7) ----------------------------------
+// Where each routine's device group runs under `vendor`: cuBLAS (trsm, getrf in real precisions,
+// getri, geqrf in column-major), cuSOLVER (potrf, the column-major lower triangle or the
+// row-major upper one), the library's kernels for the rest (trmm, row-major LU and QR, complex
+// getrf, cuSOLVER's Upper). The suites check the results under both backends; here the routing.
+template <class T>
+std::string vendor_placement(const std::function<int(T *, int *, T *)> &call, int n, int count) {
+  const std::size_t elems = std::size_t(n) * n * count;
+  std::vector<T> a(elems);
+  // Diagonally dominant (every routine runs to the end; potrf reads one triangle of it, which
+  // makes it Hermitian positive definite).
+  for (std::size_t e = 0; e < elems; ++e) {
+    const std::size_t i = e % n, j = e / n % n;
+    a[e] = i == j ? T(2 * n) : random_value<T>();
+  }
+  Buffer A(Mem::device, elems * sizeof(T)), B(Mem::device, elems * sizeof(T)), piv(Mem::device, sizeof(int) * n * count);
+  A.write(0, a.data(), elems * sizeof(T)), B.write(0, a.data(), elems * sizeof(T));
+  std::vector<int> ip(std::size_t(n) * count);
+  for (std::size_t e = 0; e < ip.size(); ++e) ip[e] = int(e % n) + 1;  // no interchange (getri)
+  piv.write(0, ip.data(), ip.size() * sizeof(int));
+  int rc;
+  {
+    BackendScope scope("vendor");
+    rc = call(reinterpret_cast<T *>(A.get()), reinterpret_cast<int *>(piv.get()), reinterpret_cast<T *>(B.get()));
+  }
+  EXPECT_NO_CUDA_ERROR();
+  EXPECT_EQ(rc, 0) << "no problem may fail";
+  return gpu::last_call_group_line(blas_batched_last_call(), 0);
+}
+
+TEST_F(GpuExtensions, VendorBackendPlacement) {
+  constexpr int n = 12, count = 40;
+  const int64_t s = int64_t(n) * n;
+  const double one[2] = {1, 0};
+  auto expect = [](const std::string &line, const char *where) {
+    EXPECT_NE(line.find(where), std::string::npos) << "expected " << where << ": " << line;
+  };
+  using d = double;
+  using z = bb::complex<double>;
+  using Z = blas_c64_t;  // the header's type for the same bits
+  const d *alpha = one;
+  const Z *zalpha = reinterpret_cast<const Z *>(one);
+  auto c = [](z *p) { return reinterpret_cast<Z *>(p); };
+  expect(vendor_placement<d>([&](d *A, int *, d *B) {
+    return BLAS_trsm_batched_strided_r64(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, alpha, A,
+                                         n, s, B, n, s, count, nullptr);
+  }, n, count), "cuda/cublas");
+  expect(vendor_placement<z>([&](z *A, int *, z *B) {
+    return BLAS_trsm_batched_strided_c64(BLAS_RowMajor, BLAS_Right, BLAS_Upper, BLAS_ConjTrans, BLAS_Unit, n, n, zalpha,
+                                         c(A), n, s, c(B), n, s, count, nullptr);
+  }, n, count), "cuda/cublas");
+  expect(vendor_placement<d>([&](d *A, int *, d *B) {
+    return BLAS_trmm_batched_strided_r64(BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, alpha, A,
+                                         n, s, B, n, s, count, nullptr);
+  }, n, count), "cuda/kernel");
+  expect(vendor_placement<d>([&](d *A, int *ipiv, d *) {
+    return BLAS_getrf_batched_strided_r64(BLAS_ColMajor, n, n, A, n, s, ipiv, n, count, nullptr);
+  }, n, count), "cuda/cublas");
+  expect(vendor_placement<d>([&](d *A, int *ipiv, d *) {
+    return BLAS_getrf_batched_strided_r64(BLAS_RowMajor, n, n, A, n, s, ipiv, n, count, nullptr);
+  }, n, count), "cuda/kernel");
+  expect(vendor_placement<z>([&](z *A, int *ipiv, z *) {
+    return BLAS_getrf_batched_strided_c64(BLAS_ColMajor, n, n, c(A), n, s, ipiv, n, count, nullptr);
+  }, n, count), "cuda/kernel");
+  expect(vendor_placement<z>([&](z *A, int *ipiv, z *) {
+    return BLAS_getri_batched_strided_c64(BLAS_ColMajor, n, c(A), n, s, ipiv, n, count, nullptr);
+  }, n, count), "cuda/cublas");
+  expect(vendor_placement<d>([&](d *A, int *, d *tau) {
+    return BLAS_geqrf_batched_strided_r64(BLAS_ColMajor, n, n, A, n, s, tau, n, count, nullptr);
+  }, n, count), "cuda/cublas");
+  expect(vendor_placement<d>([&](d *A, int *, d *tau) {
+    return BLAS_geqrf_batched_strided_r64(BLAS_RowMajor, n, n, A, n, s, tau, n, count, nullptr);
+  }, n, count), "cuda/kernel");
+#ifdef BB_TEST_HAVE_CUSOLVER
+  const char *solver = "cuda/cusolver";
+#else
+  const char *solver = "cuda/kernel";
+#endif
+  expect(vendor_placement<d>([&](d *A, int *, d *) {
+    return BLAS_potrf_batched_strided_r64(BLAS_ColMajor, BLAS_Lower, n, A, n, s, count, nullptr);
+  }, n, count), solver);
+  expect(vendor_placement<z>([&](z *A, int *, z *) {
+    return BLAS_potrf_batched_strided_c64(BLAS_RowMajor, BLAS_Upper, n, c(A), n, s, count, nullptr);
+  }, n, count), solver);
+  expect(vendor_placement<d>([&](d *A, int *, d *) {
+    return BLAS_potrf_batched_strided_r64(BLAS_ColMajor, BLAS_Upper, n, A, n, s, count, nullptr);
+  }, n, count), "cuda/kernel");
 }
 
 }  // namespace

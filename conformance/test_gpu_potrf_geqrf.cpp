@@ -1204,6 +1204,7 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     }
     for (const char *backend : device_backends<T>()) {
       SCOPED_TRACE(std::string("backend ") + backend);
+      const bool compare_bits = gpu::same_bits_host_and_device_arrays(backend);
       // The group API with host arrays first; then device arrays (info in device and managed
       // memory): the same checks, and the same info and the same bits as with host arrays.
       run.run(on(backend));
@@ -1214,7 +1215,7 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
         o.backend = backend, o.info = info;
         run.run(o);
         EXPECT_EQ(run.info(), info_h) << "info with device pointer arrays vs host ones";
-        EXPECT_TRUE(run.outputs() == out_h) << "factors with device pointer arrays differ from those with host arrays";
+        if (compare_bits) EXPECT_TRUE(run.outputs() == out_h) << "factors with device pointer arrays differ from those with host arrays";
       }
       // info NULL: the return value counts the codes found on the device.
       CallOpts o = dev;
@@ -1486,6 +1487,7 @@ TYPED_TEST(GpuGeqrf, DevicePointerArrays) {
     }
     for (const char *backend : device_backends<T>()) {
       SCOPED_TRACE(std::string("backend ") + backend);
+      const bool compare_bits = gpu::same_bits_host_and_device_arrays(backend);
       run.run(on(backend));
       const std::vector<int> info_h = run.info();
       const auto out_h = run.outputs();
@@ -1494,7 +1496,7 @@ TYPED_TEST(GpuGeqrf, DevicePointerArrays) {
         o.backend = backend, o.info = info;
         run.run(o);
         EXPECT_EQ(run.info(), info_h) << "info with device pointer arrays vs host ones";
-        EXPECT_TRUE(run.outputs() == out_h) << "R, v or tau with device pointer arrays differ from those with host arrays";
+        if (compare_bits) EXPECT_TRUE(run.outputs() == out_h) << "R, v or tau with device pointer arrays differ from those with host arrays";
       }
       CallOpts o = dev;
       o.backend = backend, o.with_info = false;
@@ -1540,6 +1542,7 @@ TYPED_TEST(GpuGeqrf, DevicePointerArraysBlocked) {
     run.set_null_a(run.first(g0) + 1), run.set_null_tau(run.first(g1) + 2);
     for (const char *backend : device_backends<T>()) {
       SCOPED_TRACE(std::string("backend ") + backend);
+      const bool compare_bits = gpu::same_bits_host_and_device_arrays(backend);
       run.run(on(backend));
       const std::vector<int> info_h = run.info();
       const auto out_h = run.outputs();
@@ -1547,7 +1550,7 @@ TYPED_TEST(GpuGeqrf, DevicePointerArraysBlocked) {
       o.device_arrays = true, o.info = Mem::device, o.backend = backend;
       run.run(o);
       EXPECT_EQ(run.info(), info_h) << "info with device pointer arrays vs host ones";
-      EXPECT_TRUE(run.outputs() == out_h) << "R, v or tau with device pointer arrays differ from those with host arrays";
+      if (compare_bits) EXPECT_TRUE(run.outputs() == out_h) << "R, v or tau with device pointer arrays differ from those with host arrays";
       if (::testing::Test::HasFailure()) return;
     }
   }

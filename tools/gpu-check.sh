@@ -7,7 +7,8 @@
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
 # luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER,
 # qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
-# invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels). From the device tool:
+# invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
+# vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -132,6 +133,18 @@ if has factbench; then
   grep -E "^(potrf|geqrf) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/factbench-$gpu.log" |
     awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/factbench-$gpu.log" | head -20
+fi
+if has vendorbench; then
+  # The vendor backend on device data (cuBLAS, cuSOLVER behind the library's call) against the
+  # same vendor routines called directly (VENDORPREC, VENDORSIZES pick a part).
+  bench=$build/bench/blas_batched_bench
+  for p in ${VENDORPREC:-r64 c64}; do
+    "$bench" --routine potrf,geqrf,getrf,getri,trsm --prec $p --sizes ${VENDORSIZES:-4,16,32,64,128} --device gpu \
+      --check --backend native,vendor,cublas-direct --csv "$out/vendor-$p-$gpu.csv"
+  done > "$out/vendorbench-$gpu.log" 2>&1
+  grep -E "^(potrf|geqrf|getrf|getri|trsm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/vendorbench-$gpu.log" |
+    awk '{print $1, $2, $3, $4, $5, $6, $12, $14, $16, $17}'
+  grep -E "check failed|skipped|^blas_batched_bench:" "$out/vendorbench-$gpu.log" | head -20
 fi
 if has tribench; then
   # Batched trsm and trmm (side Left, Lower, NoTrans, NonUnit) against cublas<t>trsmBatched (trmm:

@@ -47,7 +47,21 @@ struct FactorRun {
   // problem, whose operands lead to the driver's scratch) is skipped. Only getri's shared
   // kernels (getri_shared.cuh) read it.
   bool keep_codes = false;
+  // The vendor backend's library takes the run (cuda/vendor; the device layer's adapters decide).
+  bool vendor_library = false;
 };
+
+// The run's problems [from, from + count): every operand moved along the batch (elem: bytes of
+// A's and tau's elements).
+inline FactorRun part_of(const FactorRun &r, int64_t from, int64_t count, int elem) {
+  FactorRun q = r;
+  q.problems = count;
+  q.A = from_problem(r.A, from, elem), q.tau = from_problem(r.tau, from, elem);
+  q.ipiv = from_problem(r.ipiv, from, int(sizeof(int)));
+  if (q.info) q.info += from;
+  if (q.codes) q.codes += from;
+  return q;
+}
 
 // The blocked algorithms (getrf_blocked, potrf_blocked, geqrf_blocked) run one run after another from the
 // host, a few launches per block of columns, where the one-block-per-problem kernels take every

@@ -6,6 +6,7 @@
 #include "lu/lu.hpp"
 #include "qr/qr.hpp"
 #include "tri/tri.hpp"
+#include "vendor/vendor.hpp"
 #include "info/info_channel.hpp"
 #include "session.hpp"
 
@@ -45,6 +46,7 @@ int Session::activate() { return status_; }
 void Session::started() {}
 void *Session::stream() const { return nullptr; }
 void *Session::cublas() { return nullptr; }
+void *Session::cusolver() { return nullptr; }
 int Session::sm_count() const { return 0; }
 int Session::check(int) { return status_; }
 int Session::check_at(int, int) { return status_; }
@@ -101,6 +103,10 @@ int tri_launch(Session &s, DevPrec, int, const TriRun *, const TriRun *, const i
   return s.status();
 }
 int tri_recursive(Session &s, DevPrec, const TriRun &, bool) { return s.status(); }
+bool factor_vendor_ok(VendorFactor, DevPrec, const FactorRun &) { return false; }
+bool trsm_vendor_ok(DevPrec, const TriRun &) { return false; }
+int factor_vendor(Session &s, DevPrec, VendorFactor, const FactorRun &) { return s.status(); }
+int trsm_vendor(Session &s, DevPrec, const TriRun &) { return s.status(); }
 
 }  // namespace bb::cuda
 

@@ -2,6 +2,9 @@
 
 #include <blas_batched/blas_batched.h>
 #include <cublas_v2.h>
+#ifdef BB_HAVE_CUSOLVER
+#include <cusolverDn.h>
+#endif
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -61,6 +64,9 @@ unsigned long long current_context_id();
 struct Session::Context {
   cudaStream_t own = nullptr;
   cublasHandle_t blas = nullptr;
+#ifdef BB_HAVE_CUSOLVER
+  cusolverDnHandle_t solver = nullptr;
+#endif
   struct Slot {
     char *host = nullptr, *device = nullptr;
     std::size_t cap = 0;
@@ -75,6 +81,9 @@ struct Session::Context {
     // would crash (cuBLAS does, at thread exit).
     if (context != current_context_id()) return;
     if (blas) cublasDestroy(blas);
+#ifdef BB_HAVE_CUSOLVER
+    if (solver) cusolverDnDestroy(solver);
+#endif
     for (Slot &s : slots) {
       if (s.host) cudaFreeHost(s.host);
       if (s.device) cudaFree(s.device);
@@ -365,6 +374,24 @@ void *Session::cublas() {
     return nullptr;
   }
   return ctx_->blas;
+}
+
+void *Session::cusolver() {
+#ifdef BB_HAVE_CUSOLVER
+  if (status_) return nullptr;
+  if (!ctx_->solver && cusolverDnCreate(&ctx_->solver) != CUSOLVER_STATUS_SUCCESS) {
+    ctx_->solver = nullptr;
+    fail(BLAS_BATCHED_ERR_DEVICE);
+    return nullptr;
+  }
+  if (cusolverDnSetStream(ctx_->solver, static_cast<cudaStream_t>(stream())) != CUSOLVER_STATUS_SUCCESS) {
+    fail(BLAS_BATCHED_ERR_DEVICE);
+    return nullptr;
+  }
+  return ctx_->solver;
+#else
+  return nullptr;
+#endif
 }
 
 int Session::finish(double &device_ms, bool wait) {

@@ -80,6 +80,7 @@ class Session {
   void started();        // before the first operation enqueued: starts the device timer
   void *stream() const;  // cudaStream_t: the thread's own, or the one the caller set
   void *cublas();        // cublasHandle_t bound to stream(); nullptr on failure
+  void *cusolver();      // cusolverDnHandle_t bound to stream(); nullptr on failure or without cuSOLVER
   int sm_count() const;
   // Blocks of `threads` for a grid-stride loop over `items` (> 0): enough to cover them, at
   // most 8 per SM.

@@ -6,6 +6,7 @@
 #include "../cuda/chol/chol_tuning.hpp"
 #include "../cuda/lu/lu_tuning.hpp"
 #include "../cuda/qr/qr_tuning.hpp"
+#include "../cuda/vendor/vendor.hpp"
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
@@ -36,6 +37,11 @@ struct FactorAdapter {
   using Run = cuda::FactorRun;
   static constexpr cuda::LuRoutine kLu =
       kInverse ? cuda::LuRoutine::getrf_getri : kGetri ? cuda::LuRoutine::getri : cuda::LuRoutine::getrf;
+  static constexpr cuda::VendorFactor kVendor = kInverse ? cuda::VendorFactor::getrf_getri
+                                                : kGetri ? cuda::VendorFactor::getri
+                                                : kPotrf ? cuda::VendorFactor::potrf
+                                                : kGeqrf ? cuda::VendorFactor::geqrf
+                                                         : cuda::VendorFactor::getrf;
   // The per-problem vector's element, and its position in the signature (getri's pivot code).
   using Vector = std::conditional_t<kGeqrf, T, int>;
   static constexpr int kVectorPosition = kGetri ? 5 : 6;
@@ -45,6 +51,7 @@ struct FactorAdapter {
     int config = 0;
     bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked,
                            // geqrf_blocked: planned as kRunVendor)
+    bool vendor_library = false;  // the vendor backend, on a shape its library takes (cuda/vendor)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -60,7 +67,7 @@ struct FactorAdapter {
     else return reinterpret_cast<const void *const *>(c.ipiv);
   }
 
-  static Group describe(const Call &c, int g, int64_t, Backend) {
+  static Group describe(const Call &c, int g, int64_t, Backend backend) {
     Group d;
     Run &r = d.run;
     r.m = rows(c, g), r.n = c.n[g];
@@ -79,6 +86,7 @@ struct FactorAdapter {
       if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
+      d.vendor_library = backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r);
     }
     return d;
   }
@@ -90,11 +98,19 @@ struct FactorAdapter {
   }
 
   static void start_call() {}
-  static Where where(const Group &) { return Where::cuda_kernel; }
+  static Where where(const Group &d) {
+    return !d.vendor_library ? Where::cuda_kernel : kPotrf ? Where::cuda_solver : Where::cuda_vendor;
+  }
+
+  // The vendor library takes a run of the vendor backend, unless the host pass skipped a problem
+  // of it (its pointer lists would hold NULL; device pointer arrays get the checked copy instead)
+  // or the call is being captured into a graph (the lists' workspace would be memory nodes).
+  static bool vendor_takes(const Group &d, const Segment &s) { return d.vendor_library && !s.skipped && !s.capturing; }
 
   static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
     Run r = d.run;
     r.problems = s.count;
+    r.vendor_library = vendor_takes(d, s);
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
@@ -117,6 +133,7 @@ struct FactorAdapter {
   // interchanges never read ipiv back, geqrf's T reads tau with no indexing by its values) and
   // keep the problem's -k code.
   static int plan_config(const Group &d, const Segment &s, const Run &) {
+    if (vendor_takes(d, s)) return kRunVendor;
     return d.blocked && !s.capturing && cuda::factor_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
   }
   static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: A (its extent covers tau), or ipiv
@@ -143,7 +160,13 @@ struct FactorAdapter {
       return cuda::qr_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
     else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units);
   }
+  // An adapter-driven run: the vendor library (the vendor backend), or the blocked algorithm.
   static int vendor(cuda::Session &s, const Run &r) {
+    if constexpr (gpu_arithmetic<T>)
+      if (r.vendor_library) return cuda::factor_vendor(s, device_precision<T>(), kVendor, r);
+    return blocked(s, r);
+  }
+  static int blocked(cuda::Session &s, const Run &r) {
     if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kInverse && gpu_arithmetic<T>) return cuda::getrf_getri_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kPotrf && gpu_arithmetic<T>) return cuda::potrf_blocked(s, device_precision<T>(), r, false);

@@ -7,6 +7,7 @@
 #pragma once
 #include "../common/column_major.hpp"
 #include "../cuda/tri/tri_tuning.hpp"
+#include "../cuda/vendor/vendor.hpp"
 #include "../host/host_backend.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
@@ -33,14 +34,15 @@ struct Adapter<TriangularCall<T, R>> {
     Run run;
     int config = 0;
     bool recursive = false;  // the core's recursion from the host, not a leaf launch
+    bool vendor_library = false;  // trsm under the vendor backend: cuBLAS trsmBatched (cuda/vendor)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
   };
 
-  // Every backend runs the library's kernels here (SPEC.md section 7): cuBLAS has no batched
-  // trmm, and its trsmBatched takes no offsets into the matrices for the recursion.
-  static Group describe(const Call &c, int g, int64_t, Backend) {
+  // The vendor backend runs trsm on cuBLAS's trsmBatched where it applies (cuda/vendor); trmm,
+  // which cuBLAS has no batched routine for, on the library's kernels (SPEC.md section 7).
+  static Group describe(const Call &c, int g, int64_t, Backend backend) {
     Group d;
     const TriangularColumnMajor cm = column_major_triangular(c.layout, c.side[g], c.uplo[g], c.m[g], c.n[g]);
     Run &r = d.run;
@@ -57,17 +59,25 @@ struct Adapter<TriangularCall<T, R>> {
     d.needed = c.needed_pointers(g);
     d.used = d.needed ? (r.zero_alpha ? 2u : 3u) : 0u;  // alpha = 0: A is not read
     d.recursive = r.order() > cuda::kTriLeafMax;
-    if constexpr (gpu_arithmetic<T>) d.config = cuda::tri_config(r.order());
+    if constexpr (gpu_arithmetic<T>) {
+      d.config = cuda::tri_config(r.order());
+      d.vendor_library = R == Routine::trsm && backend == Backend::vendor && cuda::trsm_vendor_ok(device_precision<T>(), r);
+    }
     return d;
   }
 
   static bool group_ok(const Call &, int) { return true; }
   static void start_call() {}
-  static Where where(const Group &) { return Where::cuda_kernel; }
+  static Where where(const Group &d) { return d.vendor_library ? Where::cuda_vendor : Where::cuda_kernel; }
+
+  // As for the factorizations (factor_adapter.hpp): not on NULL entries the host pass found, not
+  // while the call is being captured into a graph.
+  static bool vendor_takes(const Group &d, const Segment &s) { return d.vendor_library && !s.skipped && !s.capturing; }
 
   static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
     Run r = d.run;
     r.problems = s.count;
+    r.vendor_library = vendor_takes(d, s);
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, &r.B};
     for (int o = 0; o < kOperands; ++o) place_operand(*ops[o], o, d.arg_of[o], d.arrays[o], sizeof(T), s, place);
@@ -83,8 +93,8 @@ struct Adapter<TriangularCall<T, R>> {
   // driver's checked copy, where a NULL problem's pointers all lead to scratch nobody reads: the
   // leaves and the gemm core skip a NULL pointer they read, but alpha = 0 zeroes B without
   // reading A, so a problem whose A alone is NULL would have its B zeroed.
-  static int plan_config(const Group &d, const Segment &, const Run &) {
-    return d.recursive ? kRunVendor : d.config;
+  static int plan_config(const Group &d, const Segment &s, const Run &) {
+    return d.recursive || vendor_takes(d, s) ? kRunVendor : d.config;
   }
   static std::size_t scratch_bytes(const Group &d) {
     const Run &r = d.run;  // column-major
@@ -100,6 +110,7 @@ struct Adapter<TriangularCall<T, R>> {
   }
   static int vendor(cuda::Session &s, const Run &r) {
     if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    else if (r.vendor_library) return cuda::trsm_vendor(s, device_precision<T>(), r);
     else return cuda::tri_recursive(s, device_precision<T>(), r, false);
   }
 

@@ -40,6 +40,7 @@ const char *where_name(Where w) {
     case Where::host_lapack: return "host/openblas";
     case Where::cuda_kernel: return "cuda/kernel";
     case Where::cuda_vendor: return "cuda/cublas";
+    case Where::cuda_solver: return "cuda/cusolver";
     case Where::cuda_staged: return "cuda/staged-host";
   }
   return "?";

@@ -17,6 +17,7 @@ enum class Where : uint8_t {
   reference, host_kernel, host_lapack,
   cuda_kernel,  // the library's GPU kernels
   cuda_vendor,  // cuBLAS
+  cuda_solver,  // cuSOLVER
   cuda_staged   // device data computed on the host (precisions without a GPU path)
 };
 const char *where_name(Where w);

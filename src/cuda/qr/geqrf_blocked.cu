@@ -87,16 +87,6 @@ unsigned grid_for(Session &s, int64_t problems) {
   return unsigned(std::min<int64_t>(problems, int64_t(s.sm_count()) * 16));
 }
 
-// The run's problems [from, from + count): every operand moved along the batch.
-FactorRun part_of(const FactorRun &r, int64_t from, int64_t count, int elem) {
-  FactorRun q = r;
-  q.problems = count;
-  q.A = from_problem(r.A, from, elem), q.tau = from_problem(r.tau, from, elem);
-  if (q.info) q.info += from;
-  if (q.codes) q.codes += from;
-  return q;
-}
-
 // BLAS_BATCHED_QR_BLOCK=<width> sets the panels' width (tuning; read once per process).
 int block_width(DevPrec p, int m, int n) {
   static const int w = tuning_env("BLAS_BATCHED_QR_BLOCK"), forced = w >= 8 && w <= kQrRegisterMax ? w : 0;

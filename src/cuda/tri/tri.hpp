@@ -35,6 +35,7 @@ struct TriRun {
   bool zero_alpha = false; // B = 0, A not read (BLAS)
   DevOperand A, B;
   int *info = nullptr;     // device info of the run's problems: each gets its 0, or null
+  bool vendor_library = false;  // the vendor backend's cuBLAS trsmBatched takes the run (cuda/vendor)
   BB_HOST_DEVICE int order() const { return left ? m : n; }
   BB_HOST_DEVICE int lines() const { return left ? n : m; }
 };

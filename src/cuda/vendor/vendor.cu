@@ -93,6 +93,12 @@ __global__ void getri_finish(const int *early, int *codes, int *info, DevOperand
   }
 }
 
+// Neither NaN nor Inf.
+template <class R> __device__ __forceinline__ bool finite_value(R v) {
+  if constexpr (dev_complex<R>) return finite_value(v.re) && finite_value(v.im);
+  else return v - v == R(0);
+}
+
 // NaN, Inf or a subnormal number.
 template <class R> __device__ __forceinline__ bool special_value(R v) {
   if constexpr (dev_complex<R>) {
@@ -133,9 +139,21 @@ __global__ void getrf_redo_lists(DevOperand a, DevOperand ipiv, int n, const S *
                                  const int *codes, const int *info, char **redo_a, char **redo_ipiv,
                                  int64_t problems) {
   const int64_t nn = int64_t(n) * n;
+  __shared__ int produced;  // NaN, Inf or a subnormal pivot made during cuBLAS's elimination
   for (int64_t p = blockIdx.x; p < problems; p += gridDim.x) {
-    const bool redo = (!special || special[p] || found[p]) && !(codes && codes[p]) && !(info && info[p]);
     S *dst = operand_at<S>(a, p);
+    if (threadIdx.x == 0) produced = 0;
+    __syncthreads();
+    if (special)
+      for (int64_t e = threadIdx.x; e < nn; e += blockDim.x) {
+        const int i = int(e % n), j = int(e / n);
+        const auto x = widen(dst[i + j * int64_t(a.ld)]);
+        if (i == j ? special_value(x) : !finite_value(x)) produced = 1;
+      }
+    __syncthreads();
+    const bool redo =
+        (!special || special[p] || found[p] || produced) && !(codes && codes[p]) && !(info && info[p]);
+    __syncthreads();  // `produced` read by every thread before the next problem resets it
     if (threadIdx.x == 0) {
       redo_a[p] = redo ? reinterpret_cast<char *>(dst) : nullptr;
       redo_ipiv[p] = redo ? reinterpret_cast<char *>(operand_at<int>(ipiv, p)) : nullptr;
@@ -223,10 +241,13 @@ class Workspace {
 
 // The vendor's answer: cuBLAS's or cuSOLVER's status is the whole of it (the runtime's
 // last-error slot may hold errors they provoked and handled themselves).
-int vendor_status(Session &s, bool ok, int code, const char *what) {
+int vendor_status(Session &s, bool ok, bool out_of_memory, int code, const char *what) {
   if (ok) return s.status();
   if (std::getenv("BLAS_BATCHED_DEBUG")) std::fprintf(stderr, "blas_batched: %s status %d\n", what, code);
-  return s.fail(code == int(CUBLAS_STATUS_ALLOC_FAILED) ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
+  return s.fail(out_of_memory ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
+}
+int blas_status(Session &s, cublasStatus_t st, const char *what) {
+  return vendor_status(s, st == CUBLAS_STATUS_SUCCESS, st == CUBLAS_STATUS_ALLOC_FAILED, int(st), what);
 }
 
 template <class K, class... Args>
@@ -287,7 +308,7 @@ int getrf_part(Session &s, const Part<S> &t, cublasHandle_t h) {
     enqueue(s, getrf_keep<S>, problem_grid(s, t.P), 256, r.A, n, t.w, t.early, t.P);
     if (s.status()) return s.status();
     const cublasStatus_t st = vendor_calls::getrf(h, n, t.list(0), r.A.ld, t.piv, t.found, int(t.P));
-    if (vendor_status(s, st == CUBLAS_STATUS_SUCCESS, int(st), "cuBLAS getrfBatched")) return s.status();
+    if (blas_status(s, st, "cuBLAS getrfBatched")) return s.status();
     enqueue(s, scatter_pivots, s.grid(t.P * n, 256), 256, t.piv, n, r.ipiv, t.P);
   }
   enqueue(s, getrf_redo_lists<S>, problem_grid(s, t.P), 256, r.A, r.ipiv, n, kCublasPivots ? t.w : nullptr,
@@ -312,7 +333,7 @@ int getri_part(Session &s, const Part<S> &t, cublasHandle_t h) {
   enqueue(s, getri_gather<S>, problem_grid(s, t.P), 256, r.A, r.ipiv, n, r.bad_pivot_code, t.w, t.piv, t.early, t.P);
   if (s.status()) return s.status();
   const cublasStatus_t st = vendor_calls::getri(h, n, t.list(1), n, t.piv, t.list(0), r.A.ld, t.found, int(t.P));
-  if (vendor_status(s, st == CUBLAS_STATUS_SUCCESS, int(st), "cuBLAS getriBatched")) return s.status();
+  if (blas_status(s, st, "cuBLAS getriBatched")) return s.status();
   enqueue(s, getri_finish<S>, problem_grid(s, t.P), 256, t.early, r.codes, r.info, r.A, n, t.w, t.P);
   return s.status();
 }
@@ -328,7 +349,7 @@ int factor_part(Session &s, VendorFactor f, const Part<S> &t) {
     // cuSOLVER's Lower: the column-major lower triangle, which is the row-major upper one
     // (factor_vendor_ok takes no other).
     const cusolverStatus_t st = vendor_calls::potrf(h, CUBLAS_FILL_MODE_LOWER, r.n, t.list(0), r.A.ld, t.found, int(t.P));
-    if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, int(st), "cuSOLVER potrfBatched")) return s.status();
+    if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, st == CUSOLVER_STATUS_ALLOC_FAILED, int(st), "cuSOLVER potrfBatched")) return s.status();
     enqueue(s, potrf_codes<S>, s.grid(t.P, 128), 128, r.A, r.n, t.found, r.codes, r.info, t.P);
     return s.status();
 #else
@@ -342,7 +363,9 @@ int factor_part(Session &s, VendorFactor f, const Part<S> &t) {
       if (make_lists(s, t, &r.tau, false)) return s.status();
       int info = 0;  // argument errors only
       const cublasStatus_t st = vendor_calls::geqrf(h, r.m, r.n, t.list(0), r.A.ld, t.list(1), &info, int(t.P));
-      vendor_status(s, st == CUBLAS_STATUS_SUCCESS && info == 0, st ? int(st) : info, "cuBLAS geqrfBatched");
+      // info < 0: cuBLAS rejected argument -info (a library bug: the adapters pass valid ones).
+      vendor_status(s, st == CUBLAS_STATUS_SUCCESS && info == 0, st == CUBLAS_STATUS_ALLOC_FAILED,
+                    st ? int(st) : info, "cuBLAS geqrfBatched (status, or -argument)");
       return s.status();
     }
     case VendorFactor::getrf: return getrf_part(s, t, h);
@@ -405,7 +428,7 @@ int trsm_typed(Session &s, const TriRun &r) {
           trsm_op(r.trans, dev<S>::complex), r.unit_diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, r.m, r.n,
           reinterpret_cast<const S *>(&alpha), reinterpret_cast<S *const *>(ws.lists()), r.A.ld,
           reinterpret_cast<S *const *>(ws.lists() + P), r.B.ld, int(P));
-      vendor_status(s, st == CUBLAS_STATUS_SUCCESS, int(st), "cuBLAS trsmBatched");
+      blas_status(s, st, "cuBLAS trsmBatched");
     }
     return s.status();
   }

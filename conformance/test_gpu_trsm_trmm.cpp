@@ -195,7 +195,8 @@ class GpuTrsmTrmm : public gpu::GpuTest {};
 TYPED_TEST_SUITE(GpuTrsmTrmm, AllPrecisions, PrecisionNames);
 
 // Every side, uplo, A_trans and diag in both layouts; orders 1..32 sampled per combination,
-// the recursion at two orders per combination.
+// the recursion at two orders per combination; trsm also under the vendor backend (cuBLAS's
+// trsmBatched; trmm has none, its vendor backend is the native one).
 template <class T>
 void every_option(bool solve) {
   int ci = 0;
@@ -206,8 +207,14 @@ void every_option(bool solve) {
       for (BLAS_Uplo uplo : kUplos)
         for (BLAS_Op ta : kOps)
           for (BLAS_Diag diag : kDiags) {
-            check_device_case(device_case<T>(solve, layout, side, uplo, ta, diag, ci++, true, medium), CallOpts{});
-            if (::testing::Test::HasFatalFailure()) return;
+            const TriCase<T> c = device_case<T>(solve, layout, side, uplo, ta, diag, ci++, true, medium);
+            for (const char *backend : gpu::device_backends<T>()) {
+              if (!solve && std::string(backend) == "vendor") continue;
+              CallOpts o;
+              o.backend = backend;
+              check_device_case(c, o);
+              if (::testing::Test::HasFatalFailure()) return;
+            }
           }
 }
 TYPED_TEST(GpuTrsmTrmm, TrsmEveryOption) { every_option<typename TypeParam::type>(true); }
@@ -267,7 +274,8 @@ TYPED_TEST(GpuTrsmTrmm, BackendsArraysAndNulls) {
 }
 
 // Diagonal elements whose reciprocal overflows (subnormal): trsm divides by them as the host
-// does (x = 3 exactly from b = 3 d), where a multiplication by 1 / d would give Inf.
+// does (x = 3 exactly from b = 3 d), where a multiplication by 1 / d would give Inf; under both
+// device backends (vendor: cuBLAS's trsmBatched).
 TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
   using T = typename TypeParam::type;
   using R = typename traits<T>::real;
@@ -287,14 +295,18 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
           }
         c.A.push_back(a), c.B.push_back(b);
       }
-      std::vector<Mat<T>> Aout, Bout;
-      std::vector<int> info;
-      ASSERT_EQ(run_device(c, CallOpts{}, Aout, Bout, info), 0);
-      for (std::size_t p = 0; p < c.B.size(); ++p)
-        for (int j = 0; j < c.B[p].cols; ++j)
-          for (int i = 0; i < c.B[p].rows; ++i)
-            ASSERT_TRUE(wide(Bout[p](i, j)) == Wide<T>(3))
-                << "side " << side_name(side) << ", problem " << p << " (" << i << ", " << j << ")";
+      for (const char *backend : gpu::device_backends<T>()) {  // vendor: cuBLAS's trsmBatched
+        std::vector<Mat<T>> Aout, Bout;
+        std::vector<int> info;
+        CallOpts o;
+        o.backend = backend;
+        ASSERT_EQ(run_device(c, o, Aout, Bout, info), 0);
+        for (std::size_t p = 0; p < c.B.size(); ++p)
+          for (int j = 0; j < c.B[p].cols; ++j)
+            for (int i = 0; i < c.B[p].rows; ++i)
+              ASSERT_TRUE(wide(Bout[p](i, j)) == Wide<T>(3)) << "backend " << backend << ", side " << side_name(side)
+                                                             << ", problem " << p << " (" << i << ", " << j << ")";
+      }
     }
   }
 }

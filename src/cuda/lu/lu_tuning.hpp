@@ -64,6 +64,7 @@ constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
 // 38 -> 43; c32 37 -> 47, 35 -> 39, 35 -> 38. Elsewhere it lost or was even: c64 K = 4 (256
 // bytes) getri 37 -> 30, the inverse 36 -> 29; r32 K = 4 (64 bytes) won in getrf only (43 -> 48;
 // the inverse 47 -> 39); r16 up to 10 % slower, every K = 2 even or up to 16 % slower.
+// geqrf's thread kernels follow the same rule (qr_tuning.hpp), not measured apart.
 BB_HOST_DEVICE constexpr bool lu_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a

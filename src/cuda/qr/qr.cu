@@ -1,6 +1,7 @@
 // Device QR entry points: the configuration per shape and one launch per configuration,
 // every precision in this file.
 #include "geqrf_block.cuh"
+#include "geqrf_thread.cuh"
 
 namespace bb::cuda {
 
@@ -21,7 +22,7 @@ int qr_config(DevPrec p, int m, int n) {
 int64_t qr_units(const FactorRun &r, int config) {
   if (r.m <= 0 || r.n <= 0) return 0;
   if (qr_is_register(config)) {
-    const int per_warp = 32 / qr_register_side(config);
+    const int per_warp = qr_problems_per_warp(config);
     return (r.problems + per_warp - 1) / per_warp;
   }
   return r.problems;
@@ -40,8 +41,12 @@ int qr_launch_typed(Session &s, int config, const FactorRun *table_host, const F
   if (qr_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kQrRegisterMax>(qr_register_side(config), [&](auto side) {
+      constexpr int K = decltype(side)::value;
       const int64_t blocks = (units + kQrRegisterWarps - 1) / kQrRegisterWarps;
-      st = launch_kernel(s, geqrf_register<S, decltype(side)::value>, L, 32 * kQrRegisterWarps, blocks, 0);
+      if constexpr (K <= kQrThreadMaxSide)
+        st = launch_kernel(s, geqrf_thread<S, K, qr_thread_stage(K * K * int(sizeof(S)))>, L, 32 * kQrThreadWarps, blocks, 0);
+      else
+        st = launch_kernel(s, geqrf_register<S, K>, L, 32 * kQrRegisterWarps, blocks, 0);
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
   }

@@ -15,11 +15,20 @@ enum QrConfig : int {
 };
 constexpr int kQrRegisterMax = 32;
 constexpr int kQrRegisterWarps = 4;  // warps per block of the register kernels (not tuned yet)
+// Register configurations of side up to this run one problem per thread (geqrf_thread.cuh),
+// 32 problems per warp, as getrf's (lu_tuning.hpp); their warps' dense matrices of 128 bytes
+// (K = 4 in r64 and c32) go through shared memory, by getrf's measurement (lu_thread_stage).
+constexpr int kQrThreadMaxSide = 4;
+constexpr int kQrThreadWarps = kQrRegisterWarps;
+constexpr bool qr_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 // Register kernels up to this side unroll their column steps (above: the registers grow from
 // 122 to 230 in r64 at K = 32, and c64 spills).
 constexpr int kQrUnrolledMaxSide = 8;
 constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
+constexpr int qr_problems_per_warp(int config) {
+  return qr_register_side(config) <= kQrThreadMaxSide ? 32 : 32 / qr_register_side(config);
+}
 constexpr bool qr_is_shared(int config) { return config >= kQrFirstShared && config < kQrGlobal; }
 
 // geqrf's blocked algorithm (geqrf_blocked.cu): panels of qr_block_width columns factored by

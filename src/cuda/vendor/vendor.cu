@@ -4,6 +4,7 @@
 #include "../lu/lu.hpp"
 #include "../run_table.cuh"
 #include "../scalar.cuh"
+#include "../tri/tri_tuning.hpp"
 #include "vendor.hpp"
 #include "vendor_calls.cuh"
 
@@ -186,6 +187,54 @@ __global__ void potrf_codes(DevOperand a, int n, const int *found, int *codes, i
     if (!code) continue;
     if (codes && !codes[p]) codes[p] = code;
     if (info && !info[p]) info[p] = code;
+  }
+}
+
+// Complex trsm: cuBLAS multiplies by the reciprocal of A's diagonal, which overflows for a
+// diagonal entry below the smallest normal number, where trsm divides by it (SPEC.md section
+// 9). A problem with such an entry (non-unit diagonal) gets flags[p] and its B kept in w (m x n,
+// ld m): the library's kernels solve it again afterwards.
+template <class S>
+__global__ void trsm_screen(DevOperand a, int order, bool unit, DevOperand b, int m, int n, S *w, int *flags,
+                            int64_t problems) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  const int64_t mn = int64_t(m) * n;
+  __shared__ int tiny;
+  for (int64_t p = blockIdx.x; p < problems; p += gridDim.x) {
+    const S *ap = operand_at<S>(a, p);
+    if (threadIdx.x == 0) tiny = 0;
+    __syncthreads();
+    if (!unit)
+      for (int j = threadIdx.x; j < order; j += blockDim.x) {
+        const CT d = widen(ap[j * (int64_t(a.ld) + 1)]);
+        if (!is_zero(d) && abs1(d) < smallest_normal<R>()) tiny = 1;
+      }
+    __syncthreads();
+    if (tiny) {
+      const S *bp = operand_at<S>(b, p);
+      for (int64_t e = threadIdx.x; e < mn; e += blockDim.x) w[p * mn + e] = bp[(e % m) + (e / m) * int64_t(b.ld)];
+    }
+    if (threadIdx.x == 0) flags[p] = tiny;
+    __syncthreads();
+  }
+}
+
+// The flagged problems' B back from w, and lists of their A and B for the library's kernels
+// (NULL for the others, which the kernels skip).
+template <class S>
+__global__ void trsm_redo_lists(DevOperand a, DevOperand b, int m, int n, const S *w, const int *flags, char **redo_a,
+                                char **redo_b, int64_t problems) {
+  const int64_t mn = int64_t(m) * n;
+  for (int64_t p = blockIdx.x; p < problems; p += gridDim.x) {
+    const bool redo = flags[p];
+    S *bp = operand_at<S>(b, p);
+    if (threadIdx.x == 0) {
+      redo_a[p] = redo ? reinterpret_cast<char *>(operand_at<S>(a, p)) : nullptr;
+      redo_b[p] = redo ? reinterpret_cast<char *>(bp) : nullptr;
+    }
+    if (!redo) continue;
+    for (int64_t e = threadIdx.x; e < mn; e += blockDim.x) bp[(e % m) + (e / m) * int64_t(b.ld)] = w[p * mn + e];
   }
 }
 
@@ -408,12 +457,17 @@ int trsm_typed(Session &s, const TriRun &r) {
   if constexpr (!has_vendor<S>()) {
     return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (trsm_vendor_ok)
   } else {
+    constexpr bool kScreen = dev<S>::complex;  // real cuBLAS trsm divides (GpuTrsmTrmm.SubnormalDiagonal)
     VendorWork need;
-    need.lists = 2 * int64_t(sizeof(void *));
+    need.matrix = kScreen ? int64_t(r.m) * r.n * int64_t(sizeof(S)) : 0;
+    need.lists = 4 * int64_t(sizeof(void *));
+    need.ints = kScreen ? int64_t(sizeof(int)) : 0;
     Workspace ws(s);
     s.started();
     if (!ws.take(need, r.problems)) return s.status();
     auto h = static_cast<cublasHandle_t>(s.cublas());
+    S *w = reinterpret_cast<S *>(ws.matrices());
+    int *flags = ws.ints();
     using CT = typename dev<S>::C;
     const CT alpha = scalar_from<CT>(r.alpha);
     for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch()) {
@@ -422,13 +476,32 @@ int trsm_typed(Session &s, const TriRun &r) {
       spec.op[0] = from_problem(r.A, from, int(sizeof(S))), spec.op[1] = from_problem(r.B, from, int(sizeof(S)));
       spec.elem[0] = spec.elem[1] = int(sizeof(S)), spec.count = 2;
       enqueue(s, vendor_lists, s.grid(P, 256), 256, spec, P, ws.lists());
+      if (kScreen)
+        enqueue(s, trsm_screen<S>, problem_grid(s, P), 256, spec.op[0], r.order(), r.unit_diag, spec.op[1], r.m, r.n, w,
+                flags, P);
       if (s.status() || !h) break;
       const cublasStatus_t st = vendor_calls::trsm(
           h, r.left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT, r.lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
           trsm_op(r.trans, dev<S>::complex), r.unit_diag ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT, r.m, r.n,
           reinterpret_cast<const S *>(&alpha), reinterpret_cast<S *const *>(ws.lists()), r.A.ld,
           reinterpret_cast<S *const *>(ws.lists() + P), r.B.ld, int(P));
-      blas_status(s, st, "cuBLAS trsmBatched");
+      if (blas_status(s, st, "cuBLAS trsmBatched") || !kScreen) continue;
+      char **redo = ws.lists() + 2 * P;
+      enqueue(s, trsm_redo_lists<S>, problem_grid(s, P), 256, spec.op[0], spec.op[1], r.m, r.n, w, flags, redo,
+              redo + P, P);
+      TriRun again = r;
+      again.problems = P, again.unit_begin = 0, again.vendor_library = false;
+      again.info = nullptr;  // the driver wrote the zeros (trsm has no numerical codes)
+      again.A.p = redo, again.B.p = redo + P;
+      again.A.array = again.B.array = true, again.A.step = again.B.step = 0;
+      again.A.maybe_null = again.B.maybe_null = true;
+      const DevPrec p = dev_prec_of<S>();
+      if (r.order() > kTriLeafMax) {
+        tri_recursive(s, p, again, false);
+      } else {
+        const int config = tri_config(r.order());
+        tri_launch(s, p, config, &again, nullptr, nullptr, 1, tri_units(again, config));
+      }
     }
     return s.status();
   }

@@ -274,7 +274,7 @@ TYPED_TEST(GpuTrsmTrmm, BackendsArraysAndNulls) {
 }
 
 // Diagonal elements whose reciprocal overflows (subnormal): trsm divides by them as the host
-// does (x = 3 exactly from b = 3 d), where a multiplication by 1 / d would give Inf; under both
+// does (x = 6 exactly from b = 3 d, alpha = 2), where a multiplication by 1 / d would give Inf; under both
 // device backends (vendor: cuBLAS's trsmBatched).
 TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
   using T = typename TypeParam::type;
@@ -286,14 +286,19 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
     for (BLAS_Side side : kSides) {
       TriCase<T> c{true, BLAS_ColMajor, side, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, {}, {}, {}};
       for (int r : {3, 40}) {  // a leaf and the recursion
-        c.groups.push_back(TriGroup<T>{r, r, 1, T(R(1))});
-        Mat<T> a(r, r, BLAS_ColMajor, 0), b(r, r, BLAS_ColMajor, 0);
-        for (int j = 0; j < r; ++j)
-          for (int i = 0; i < r; ++i) {
-            if (i >= j) a(i, j) = T(R(i == j ? tiny : 0));
-            b(i, j) = T(R(3) * tiny);
-          }
-        c.A.push_back(a), c.B.push_back(b);
+        // Three problems, the middle one with a normal diagonal (vendor: cuBLAS keeps it, the
+        // library's kernels solve the others again), alpha = 2: x = 2 (3 d) / d = 6 exactly.
+        c.groups.push_back(TriGroup<T>{r, r, 3, T(R(2))});
+        for (int q = 0; q < 3; ++q) {
+          const R d = q == 1 ? R(1) : tiny;
+          Mat<T> a(r, r, BLAS_ColMajor, 0), b(r, r, BLAS_ColMajor, 0);
+          for (int j = 0; j < r; ++j)
+            for (int i = 0; i < r; ++i) {
+              if (i >= j) a(i, j) = T(R(i == j ? d : 0));
+              b(i, j) = T(R(3) * d);
+            }
+          c.A.push_back(a), c.B.push_back(b);
+        }
       }
       for (const char *backend : gpu::device_backends<T>()) {  // vendor: cuBLAS's trsmBatched
         std::vector<Mat<T>> Aout, Bout;
@@ -304,7 +309,7 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
         for (std::size_t p = 0; p < c.B.size(); ++p)
           for (int j = 0; j < c.B[p].cols; ++j)
             for (int i = 0; i < c.B[p].rows; ++i)
-              ASSERT_TRUE(wide(Bout[p](i, j)) == Wide<T>(3)) << "backend " << backend << ", side " << side_name(side)
+              ASSERT_TRUE(wide(Bout[p](i, j)) == Wide<T>(6)) << "backend " << backend << ", side " << side_name(side)
                                                              << ", problem " << p << " (" << i << ", " << j << ")";
       }
     }

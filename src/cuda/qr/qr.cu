@@ -28,7 +28,7 @@ int64_t qr_units(const FactorRun &r, int config) {
   return r.problems;
 }
 
-int qr_units_per_block(int config) { return qr_is_register(config) ? kQrRegisterWarps : 1; }
+int qr_units_per_block(int config) { return qr_is_register(config) ? qr_warps_per_block(config) : 1; }
 
 namespace {
 template <class S>
@@ -41,12 +41,12 @@ int qr_launch_typed(Session &s, int config, const FactorRun *table_host, const F
   if (qr_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kQrRegisterMax>(qr_register_side(config), [&](auto side) {
-      constexpr int K = decltype(side)::value;
-      const int64_t blocks = (units + kQrRegisterWarps - 1) / kQrRegisterWarps;
+      constexpr int K = decltype(side)::value, WPB = K <= kQrThreadMaxSide ? kQrThreadWarps : kQrRegisterWarps;
+      const int64_t blocks = (units + WPB - 1) / WPB;
       if constexpr (K <= kQrThreadMaxSide)
-        st = launch_kernel(s, geqrf_thread<S, K, qr_thread_stage(K * K * int(sizeof(S)))>, L, 32 * kQrThreadWarps, blocks, 0);
+        st = launch_kernel(s, geqrf_thread<S, K, qr_thread_stage(K * K * int(sizeof(S)))>, L, 32 * WPB, blocks, 0);
       else
-        st = launch_kernel(s, geqrf_register<S, K>, L, 32 * kQrRegisterWarps, blocks, 0);
+        st = launch_kernel(s, geqrf_register<S, K>, L, 32 * WPB, blocks, 0);
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
   }

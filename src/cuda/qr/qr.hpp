@@ -2,6 +2,7 @@
 // device layer's geqrf adapter drives. Plain C++ (the kernels live in qr.cu).
 //
 // Kernel families (qr_tuning.hpp names the configurations and every crossover):
+//   thread   (m, n <= 4)   qr/geqrf_thread.cuh: one problem per thread, 32 per warp.
 //   register (m, n <= 32)  qr/geqrf_register.cuh: one column per thread in registers, several
 //                          problems per warp and warps per block.
 //   block    (larger)      qr/geqrf_block.cuh: one thread block per problem, the matrix staged

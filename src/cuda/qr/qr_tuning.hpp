@@ -4,7 +4,8 @@
 
 namespace bb::cuda {
 
-// kQrRegister<K>: m, n <= K, K threads per problem (one column each), 32 / K problems per warp.
+// kQrRegister<K>: m, n <= K, K threads per problem (one column each), 32 / K problems per warp;
+// for K <= kQrThreadMaxSide one thread per problem, 32 per warp (geqrf_thread.cuh).
 // kQrShared<tier>: one block per problem, the matrix staged in a shared-memory area of the
 // tier's capacity (factor_run.hpp). kQrGlobal: the same algorithm in place in global memory.
 enum QrConfig : int {
@@ -26,6 +27,9 @@ constexpr bool qr_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 constexpr int kQrUnrolledMaxSide = 8;
 constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
+constexpr int qr_warps_per_block(int config) {
+  return qr_register_side(config) <= kQrThreadMaxSide ? kQrThreadWarps : kQrRegisterWarps;
+}
 constexpr int qr_problems_per_warp(int config) {
   return qr_register_side(config) <= kQrThreadMaxSide ? 32 : 32 / qr_register_side(config);
 }

@@ -88,6 +88,11 @@ class Session {
     const int64_t need = (items + threads - 1) / threads, most = int64_t(sm_count()) * 8;
     return need < most ? need : most;
   }
+  // Blocks for a loop of one block per item (a problem): enough to cover them, at most 16 per SM.
+  int64_t block_grid(int64_t items) const {
+    const int64_t most = int64_t(sm_count()) * 16;
+    return items < most ? items : most;
+  }
   int ordinal() const { return ordinal_; }
   int check(int cuda_error);      // records a CUDA error
   int check_at(int cuda_error, int line);

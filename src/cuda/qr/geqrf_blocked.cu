@@ -81,12 +81,6 @@ __global__ void qr_workspace_pointers(char *base, int64_t stride, int64_t proble
     out[i] = base + i * stride;
 }
 
-int64_t round_up(int64_t bytes, int64_t to) { return (bytes + to - 1) / to * to; }
-
-unsigned grid_for(Session &s, int64_t problems) {
-  return unsigned(std::min<int64_t>(problems, int64_t(s.sm_count()) * 16));
-}
-
 // BLAS_BATCHED_QR_BLOCK=<width> sets the panels' width (tuning; read once per process).
 int block_width(DevPrec p, int m, int n) {
   static const int w = tuning_env("BLAS_BATCHED_QR_BLOCK"), forced = w >= 8 && w <= kQrRegisterMax ? w : 0;
@@ -151,7 +145,7 @@ int blocked_part(Session &s, DevPrec p, const FactorRun &r, int nb, const QrWork
     by_precision(p, [&](auto x) {
       using S = decltype(x);
       s.clear_stale_error();
-      qr_copy_reflectors<S><<<grid_for(s, P), 256, 0, stream>>>(panel.A, row, mv, jb, V, P);
+      qr_copy_reflectors<S><<<unsigned(s.block_grid(P)), 256, 0, stream>>>(panel.A, row, mv, jb, V, P);
       return s.check_launch();
     });
     T.ld = jb;
@@ -164,7 +158,7 @@ int blocked_part(Session &s, DevPrec p, const FactorRun &r, int nb, const QrWork
     by_precision(p, [&](auto x) {
       using S = decltype(x);
       s.clear_stale_error();
-      qr_build_t<S><<<grid_for(s, P), 32, 0, stream>>>(panel.tau, row, jb, T, P);
+      qr_build_t<S><<<unsigned(s.block_grid(P)), 32, 0, stream>>>(panel.tau, row, jb, T, P);
       return s.check_launch();
     });
     const DevOperand C = at(k, k + jb);  // the trailing columns (transposed when row-major)
@@ -199,7 +193,9 @@ int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // data a multiple of 4 bytes only).
   const int64_t data = ws.per_problem * elem, lists = r.A.array ? 4 * int64_t(sizeof(void *)) : 0;
   const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(r.problems, workspace_bytes / (data + lists)));
-  const int64_t lists_at = round_up(batch * data, 16);
+  ArenaLayout at;
+  at.take(std::size_t(batch * data));
+  const int64_t lists_at = int64_t(at.take(std::size_t(batch * lists)));
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
   const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
@@ -207,7 +203,7 @@ int geqrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // No workspace (none to be had, or a graph being captured, which would get memory nodes):
   // the unblocked kernels, slower, same result.
   if (s.capturing() || !pool ||
-      cudaMallocFromPoolAsync(&work, std::size_t(lists_at + batch * lists), pool, stream) != cudaSuccess) {
+      cudaMallocFromPoolAsync(&work, at.bytes, pool, stream) != cudaSuccess) {
     cudaGetLastError();
     FactorRun whole = r;
     whole.info = nullptr;  // as for the panels below

@@ -245,8 +245,6 @@ __global__ void scatter_pivots(const int *piv, int n, DevOperand ipiv, int64_t p
     operand_at<int>(ipiv, e / n)[e % n] = piv[e];
 }
 
-int64_t round_up(int64_t bytes, int64_t to) { return (bytes + to - 1) / to * to; }
-
 // A part of a run's workspace: matrices first (16-byte aligned from the pool), then the
 // pointer lists, then the ints.
 struct VendorWork {
@@ -262,10 +260,11 @@ class Workspace {
   bool take(const VendorWork &w, int64_t problems) {
     constexpr int64_t cap = int64_t(Session::kWorkspaceKept) - 64;
     batch_ = std::max<int64_t>(1, std::min<int64_t>(problems, cap / std::max<int64_t>(1, w.per_problem())));
-    lists_at_ = round_up(batch_ * w.matrix, 16), ints_at_ = lists_at_ + batch_ * w.lists;
+    ArenaLayout at;
+    at.take(std::size_t(batch_ * w.matrix));
+    lists_at_ = int64_t(at.take(std::size_t(batch_ * w.lists))), ints_at_ = int64_t(at.take(std::size_t(batch_ * w.ints)));
     const auto pool = static_cast<cudaMemPool_t>(s_.workspace_pool());
-    if (!pool ||
-        cudaMallocFromPoolAsync(&base_, std::size_t(ints_at_ + batch_ * w.ints), pool, stream_) != cudaSuccess) {
+    if (!pool || cudaMallocFromPoolAsync(&base_, std::max<std::size_t>(at.bytes, 1), pool, stream_) != cudaSuccess) {
       cudaGetLastError();
       base_ = nullptr;
       s_.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
@@ -313,10 +312,6 @@ constexpr bool has_vendor() {
          std::is_same_v<S, cplx<double>>;
 }
 
-unsigned problem_grid(Session &s, int64_t problems) {
-  return unsigned(std::min<int64_t>(problems, int64_t(s.sm_count()) * 16));
-}
-
 // One part of a run (at most the workspace's batch of problems): its slices of the workspace.
 template <class S>
 struct Part {
@@ -354,13 +349,13 @@ int getrf_part(Session &s, const Part<S> &t, cublasHandle_t h) {
   constexpr bool kCublasPivots = !dev<S>::complex;
   if (kCublasPivots) {
     if (make_lists(s, t, nullptr, false)) return s.status();
-    enqueue(s, getrf_keep<S>, problem_grid(s, t.P), 256, r.A, n, t.w, t.early, t.P);
+    enqueue(s, getrf_keep<S>, s.block_grid(t.P), 256, r.A, n, t.w, t.early, t.P);
     if (s.status()) return s.status();
     const cublasStatus_t st = vendor_calls::getrf(h, n, t.list(0), r.A.ld, t.piv, t.found, int(t.P));
     if (blas_status(s, st, "cuBLAS getrfBatched")) return s.status();
     enqueue(s, scatter_pivots, s.grid(t.P * n, 256), 256, t.piv, n, r.ipiv, t.P);
   }
-  enqueue(s, getrf_redo_lists<S>, problem_grid(s, t.P), 256, r.A, r.ipiv, n, kCublasPivots ? t.w : nullptr,
+  enqueue(s, getrf_redo_lists<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, kCublasPivots ? t.w : nullptr,
           kCublasPivots ? t.early : nullptr, t.found, r.codes, r.info, t.lists + t.P, t.lists + 2 * t.P, t.P);
   FactorRun redo = r;
   redo.unit_begin = 0, redo.vendor_library = false;
@@ -379,11 +374,11 @@ int getri_part(Session &s, const Part<S> &t, cublasHandle_t h) {
   const FactorRun &r = t.r;
   const int n = r.n;
   if (make_lists(s, t, nullptr, true)) return s.status();
-  enqueue(s, getri_gather<S>, problem_grid(s, t.P), 256, r.A, r.ipiv, n, r.bad_pivot_code, t.w, t.piv, t.early, t.P);
+  enqueue(s, getri_gather<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, r.bad_pivot_code, t.w, t.piv, t.early, t.P);
   if (s.status()) return s.status();
   const cublasStatus_t st = vendor_calls::getri(h, n, t.list(1), n, t.piv, t.list(0), r.A.ld, t.found, int(t.P));
   if (blas_status(s, st, "cuBLAS getriBatched")) return s.status();
-  enqueue(s, getri_finish<S>, problem_grid(s, t.P), 256, t.early, r.codes, r.info, r.A, n, t.w, t.P);
+  enqueue(s, getri_finish<S>, s.block_grid(t.P), 256, t.early, r.codes, r.info, r.A, n, t.w, t.P);
   return s.status();
 }
 
@@ -478,7 +473,7 @@ int trsm_typed(Session &s, const TriRun &r) {
       spec.elem[0] = spec.elem[1] = int(sizeof(S)), spec.count = 2;
       enqueue(s, vendor_lists, s.grid(P, 256), 256, spec, P, ws.lists());
       if (screen)
-        enqueue(s, trsm_screen<S>, problem_grid(s, P), 256, spec.op[0], r.order(), r.unit_diag, spec.op[1], r.m, r.n, w,
+        enqueue(s, trsm_screen<S>, s.block_grid(P), 256, spec.op[0], r.order(), r.unit_diag, spec.op[1], r.m, r.n, w,
                 flags, P);
       if (s.status() || !h) break;
       const cublasStatus_t st = vendor_calls::trsm(
@@ -490,7 +485,7 @@ int trsm_typed(Session &s, const TriRun &r) {
       // even when no problem is; a count of the flags would need a read-back (a sync).
       if (blas_status(s, st, "cuBLAS trsmBatched") || !screen) continue;
       char **redo = ws.lists() + 2 * P;
-      enqueue(s, trsm_redo_lists<S>, problem_grid(s, P), 256, spec.op[0], spec.op[1], r.m, r.n, w, flags, redo,
+      enqueue(s, trsm_redo_lists<S>, s.block_grid(P), 256, spec.op[0], spec.op[1], r.m, r.n, w, flags, redo,
               redo + P, P);
       TriRun again = r;
       again.problems = P, again.unit_begin = 0, again.vendor_library = false;

@@ -79,5 +79,7 @@ template <class CT> __device__ __forceinline__ CT scale_by(CT x, real_t<CT> s) {
 }
 __device__ __forceinline__ float sqrt_of(float x) { return sqrtf(x); }
 __device__ __forceinline__ double sqrt_of(double x) { return sqrt(x); }
+__device__ __forceinline__ float rsqrt_of(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double rsqrt_of(double x) { return rsqrt(x); }
 
 }  // namespace bb::cuda

@@ -2,6 +2,8 @@
 #pragma once
 #include "chol.hpp"
 
+#include <type_traits>
+
 namespace bb::cuda {
 
 // kCholRegister<K>: n <= K, K threads per problem (a row or a column each), 32 / K problems per
@@ -18,6 +20,13 @@ enum CholConfig : int {
   kCholConfigs
 };
 constexpr int kCholRegisterMax = 32;
+// A step's 1 / sqrt(d) (CholPivot in chol_step.cuh) by rsqrt, beside the square root, or by a
+// division after it. Measured on the H100 (register kernels, kernel % of bandwidth with
+// rsqrt / division, device pointer arrays): r32 at n = 16 37.9 / 36.2, at 32 34.4 / 30.6; c32
+// at 16 33.4 / 36.0, at 32 24.2 / 27.3 (both values live: 130 registers a thread at K = 32
+// against 126, a block fewer per SM); r64 and c64 within 1-3 %, the division ahead. r16 computes
+// in float as r32 does (not measured apart).
+template <class CT> constexpr bool chol_pivot_by_rsqrt = std::is_same_v<CT, float>;
 constexpr int kCholRegisterWarps = 4;  // warps per block of the register kernels (not tuned yet)
 // Columns per panel of the block kernels: the panel's diagonal block is one warp's serial work
 // while the block waits, so narrower than a warp.

@@ -5,16 +5,9 @@
 // is finished and handed to the others through shared memory, and the rest updates itself.
 // No shuffles but one per step (the diagonal, which every thread checks for failure).
 #pragma once
-#include "../factor_common.cuh"
-#include "chol_tuning.hpp"
+#include "chol_step.cuh"
 
 namespace bb::cuda {
-
-// Where L(i, j) (i >= j) of a problem lives: A(i, j) for Lower, conj of A(j, i) for Upper.
-__device__ __forceinline__ int64_t factor_index(const FactorRun &G, int i, int j) {
-  return G.lower ? element_index(G.row_major, G.A.ld, i, j) : element_index(G.row_major, G.A.ld, j, i);
-}
-template <class CT> __device__ __forceinline__ CT conj_if(bool c, CT x) { return c ? conj(x) : x; }
 
 // The factorization of one problem's n x n matrix (n <= K) by its K lanes: lane c holds column
 // c of L (rows c..K-1 meaningful, zeros below n), `first_lane` is the problem's lane 0,
@@ -34,10 +27,10 @@ __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_
     if (!info && !(d > R(0))) info = j + 1;  // also NaN: LAPACK leaves d on the diagonal
     if (!info) {
       if (c == j) {
-        const R s = sqrt_of(d), rinv = R(1) / s;
-        r[j] = from_real<CT>(s);
+        const CholPivot<CT> piv(d);
+        r[j] = from_real<CT>(piv.root);
 #pragma unroll
-        for (int i = j + 1; i < K; ++i) r[i] = scale_by(r[i], rinv), column[i] = r[i];
+        for (int i = j + 1; i < K; ++i) r[i] = scale_by(r[i], piv.inverse_root), column[i] = r[i];
       }
     } else if (c == j && info == j + 1) {
       r[j] = from_real<CT>(d);
@@ -71,12 +64,12 @@ __device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lan
     const R d = __shfl_sync(~0u, real_of(r[j]), first_lane + j);
     if (!info && !(d > R(0))) info = j + 1;
     if (!info) {
-      const R s = sqrt_of(d), rinv = R(1) / s;
+      const CholPivot<CT> piv(d);
       if (t == j) {
-        r[j] = from_real<CT>(s);
-        if (rdiag) rdiag[j] = rinv;
+        r[j] = from_real<CT>(piv.root);
+        if (rdiag) rdiag[j] = piv.inverse_root;
       }
-      if (t > j) r[j] = scale_by(r[j], rinv), column[t] = r[j];
+      if (t > j) r[j] = scale_by(r[j], piv.inverse_root), column[t] = r[j];
     } else if (t == j && info == j + 1) {
       r[j] = from_real<CT>(d);
     }
@@ -109,8 +102,6 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
     CT r[K];
     // Lanes take rows of L where that makes the loads coalesced, else columns (SPEC's layouts
     // and both uplo: L(i, j) sits at A(i, j) or at A(j, i), row- or column-major).
-    // (Element addresses are recomputed at the stores: pointers kept per element from the loads
-    // would cost two registers each, 178 instead of 108 in r64 at K = 32.)
     if (G.lower != G.row_major) {
       const int t = c;
 #pragma unroll
@@ -169,13 +160,13 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_rows64(const __
       const R d = __shfl_sync(~0u, j < H ? r0[j & (H - 1)] : r1[j], j % H);
       if (!info && !(d > R(0))) info = j + 1;
       if (!info) {
-        const R s = sqrt_of(d), rinv = R(1) / s;
+        const CholPivot<R> piv(d);
         if (j < H) {
-          if (t0 == j) r0[j & (H - 1)] = s;
-          if (t0 > j) r0[j & (H - 1)] *= rinv, column[t0] = r0[j & (H - 1)];
+          if (t0 == j) r0[j & (H - 1)] = piv.root;
+          if (t0 > j) r0[j & (H - 1)] *= piv.inverse_root, column[t0] = r0[j & (H - 1)];
         }
-        if (t1 == j) r1[j] = s;
-        if (t1 > j) r1[j] *= rinv, column[t1] = r1[j];
+        if (t1 == j) r1[j] = piv.root;
+        if (t1 > j) r1[j] *= piv.inverse_root, column[t1] = r1[j];
       } else if (info == j + 1) {
         if (j < H && t0 == j) r0[j & (H - 1)] = d;
         if (t1 == j) r1[j] = d;

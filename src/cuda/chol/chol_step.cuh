@@ -1,0 +1,35 @@
+// What every potrf kernel shares: where L(i, j) of a problem lives in the caller's matrix, and
+// the pivot of a Cholesky step.
+#pragma once
+#include "../factor_common.cuh"
+#include "chol_tuning.hpp"
+
+namespace bb::cuda {
+
+template <class CT> __device__ __forceinline__ CT conj_if(bool c, CT x) { return c ? conj(x) : x; }
+
+// Where L(i, j) (i >= j) of a problem lives: A(i, j) for Lower, A(j, i) (conjugated) for Upper;
+// in every layout and uplo L's row index steps by 1 or by ld. The kernels call this per element,
+// reading G again each time: strides held in registers let the compiler keep every load's
+// address for its store (r64 at K = 32: 166 registers a thread instead of 108).
+__device__ __forceinline__ int64_t factor_index(const FactorRun &G, int i, int j) {
+  const bool rows_contiguous = G.lower != G.row_major;
+  const int64_t rs = rows_contiguous ? 1 : G.A.ld, cs = rows_contiguous ? G.A.ld : 1;
+  return i * rs + j * cs;
+}
+
+// A step's pivot d > 0: L(j, j) = sqrt(d) and the column's scale 1 / sqrt(d), the scale either by
+// rsqrt beside the square root (1 ulp in double, 2 in single, against LAPACK's 1 / sqrt(d)
+// rounded twice) or by a division after it (chol_pivot_by_rsqrt). 1 / sqrt(Inf) = 0 either way,
+// LAPACK's scale.
+template <class CT>
+struct CholPivot {
+  using R = real_t<CT>;
+  R root, inverse_root;
+  __device__ __forceinline__ explicit CholPivot(R d) : root(sqrt_of(d)) {
+    if constexpr (chol_pivot_by_rsqrt<CT>) inverse_root = rsqrt_of(d);
+    else inverse_root = R(1) / root;
+  }
+};
+
+}  // namespace bb::cuda

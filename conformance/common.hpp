@@ -18,6 +18,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace conf {
@@ -589,7 +590,7 @@ struct NonFiniteCase {
   int info = 0;
   std::vector<std::pair<int, int>> nan_at, inf_at;  // output elements that must be NaN / Inf
   bool finite_elsewhere = false;                    // and every other element finite
-  bool halves = false;  // L(1,0) = 1/2 and U(1,1) = 1/2 exactly (the subnormal pivot)
+  std::vector<std::tuple<int, int, typename traits<T>::real>> exact;  // (i, j, v): X(i, j) is v, bit for bit
 };
 
 // The cases, each a random matrix (ld padded at random) with the values planted. With
@@ -626,9 +627,21 @@ std::vector<NonFiniteCase<T>> non_finite_cases(BLAS_Layout layout, bool ties = f
     for (int i = 0; i < 6; ++i) A(i, 0) = c(R(0));
     A(0, 3) = c(inf);
   });
-  add(2, {"subnormal pivot", {}, {{0, 1}, {1, 2}}, 0, {}, {}, true, true}, [&](Mat<T> &A) {
-    A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1));
-  });
+  add(2, {"subnormal pivot", {}, {{0, 1}, {1, 2}}, 0, {}, {}, true, {{1, 0, R(0.5)}, {1, 1, R(0.5)}}},
+      [&](Mat<T> &A) { A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1)); });
+  // Normal inputs whose elimination makes a subnormal pivot: U(1,1) = s (1 + g) - s = s g exactly
+  // (g the gap above 1), below it 0 / U(1,1) = 0 (U(1,1)'s reciprocal overflows: 0 x Inf is NaN).
+  // Order 40: the host's OpenBLAS path (native above 32) and the device's blocked getrf.
+  const R s = R(4) * bb::smallest_normal<R>(), g = R(2 * eps<T>());
+  for (int n : {3, 40}) {
+    NonFiniteCase<T> e{"subnormal pivot made by the elimination, order " + std::to_string(n), {}, {{0, 1}, {1, 2}},
+                       0, {}, {}, true, {{1, 0, R(1)}, {1, 1, s * g}}};
+    for (int i = 2; i < n; ++i) e.exact.push_back({i, 1, R(0)});
+    add(n, e, [&](Mat<T> &A) {
+      for (int i = 0; i < n; ++i) A(i, 0) = A(i, 1) = c(R(0));
+      A(0, 0) = A(1, 0) = A(0, 1) = c(s), A(1, 1) = c(s + s * g);
+    });
+  }
   if (ties) {
     // Column 0: every entry shrunk below 1/2 in |re| + |im|, then two of exactly 1/2.
     auto tie = [&](Mat<T> &A, int first, int second) {
@@ -678,10 +691,7 @@ void check_non_finite_case(const NonFiniteCase<T> &e, const Mat<T> &X, const int
       }
     }
   ASSERT_TRUE(untouched_outside(e.A, X, [](int, int) { return true; }));
-  if (e.halves) {
-    ASSERT_TRUE(same_bits(X(1, 0), c(R(0.5)))) << "L(1,0) is not 1/2";
-    ASSERT_TRUE(same_bits(X(1, 1), c(R(0.5)))) << "U(1,1) is not 1/2";
-  }
+  for (auto [i, j, v] : e.exact) ASSERT_TRUE(same_bits(X(i, j), c(v))) << "(" << i << "," << j << ") is not " << double(v);
 }
 
 

@@ -274,8 +274,9 @@ TYPED_TEST(GpuTrsmTrmm, BackendsArraysAndNulls) {
 }
 
 // Diagonal elements whose reciprocal overflows (subnormal): trsm divides by them as the host
-// does (x = 6 exactly from b = 3 d, alpha = 2), where a multiplication by 1 / d would give Inf; under both
-// device backends (vendor: cuBLAS's trsmBatched).
+// does (x = 6 exactly from b = 3 d, alpha = 2), where a multiplication by 1 / d would give Inf;
+// also a tiny normal one, whose |d|^2 underflows (a complex 1 / d as conj(d) / |d|^2 would be
+// Inf); under both device backends (vendor: cuBLAS's trsmBatched).
 TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
   using T = typename TypeParam::type;
   using R = typename traits<T>::real;
@@ -286,11 +287,12 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
     for (BLAS_Side side : kSides) {
       TriCase<T> c{true, BLAS_ColMajor, side, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, {}, {}, {}};
       for (int r : {3, 40}) {  // a leaf and the recursion
-        // Three problems, the middle one with a normal diagonal (vendor: cuBLAS keeps it, the
-        // library's kernels solve the others again), alpha = 2: x = 2 (3 d) / d = 6 exactly.
-        c.groups.push_back(TriGroup<T>{r, r, 3, T(R(2))});
-        for (int q = 0; q < 3; ++q) {
-          const R d = q == 1 ? R(1) : tiny;
+        // Four problems: subnormal, 1, subnormal, 4 x the smallest normal (vendor: cuBLAS keeps
+        // the second and fourth, the library's kernels solve the others again), alpha = 2: x =
+        // 2 (3 d) / d = 6 exactly.
+        c.groups.push_back(TriGroup<T>{r, r, 4, T(R(2))});
+        for (int q = 0; q < 4; ++q) {
+          const R d = q == 1 ? R(1) : q == 3 ? R(4) * std::numeric_limits<R>::min() : tiny;
           Mat<T> a(r, r, BLAS_ColMajor, 0), b(r, r, BLAS_ColMajor, 0);
           for (int j = 0; j < r; ++j)
             for (int i = 0; i < r; ++i) {

@@ -15,7 +15,8 @@ template <class T> int solve(const TriangularProblem<T> &p) {
 }
 template <class T> int solve(const GetrfProblem<T> &p) {
   if constexpr (lapack::available<T>)
-    if (lapack_getrf_ok(p)) return lapack::getrf(p, thread_workspace());
+    if (lapack_getrf_ok(p))
+      return lapack::getrf<T>(p, thread_workspace(), [](const GetrfProblem<T> &q, Workspace &) { return textbook::getrf(q); });
   return textbook::getrf(p);
 }
 template <class T> int solve(const GetriProblem<T> &p) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <mutex>
 
 // Fortran BLAS/LAPACK symbols (LP64, gfortran hidden string lengths last).
@@ -113,14 +114,50 @@ int trsm_trmm(const TriangularProblem<T> &p) {
   return 0;
 }
 
+// Whether OpenBLAS's factors of a problem with normal inputs left SPEC.md section 3's rule: a
+// NaN, Inf or subnormal U(i,i) (a subnormal pivot stays on the diagonal after OpenBLAS scaled
+// its column by the overflowing reciprocal; the vendor GPU path's test, src/cuda/vendor, on
+// the diagonal alone).
 template <class T>
-int getrf(const GetrfProblem<T> &p, Workspace &ws) {
+bool left_the_rule(const View<T> &v, int m, int n) {
+  using R = typename traits<T>::real;
+  auto special = [](R x) { return !isfinite_all(x) || (x != R(0) && rabs(x) < smallest_normal<R>()); };
+  for (int i = 0; i < std::min(m, n); ++i)
+    if (special(real(v(i, i))) || special(imag(v(i, i)))) return true;
+  return false;
+}
+
+// A problem's m x n matrix kept in workspace as it is stored (line by line in its layout), to be
+// put back.
+template <class T>
+class KeptMatrix {
+ public:
+  KeptMatrix(T *a, int lda, BLAS_Layout layout, int m, int n, Workspace &ws, int slot)
+      : a_(a), lda_(lda), lines_(layout == BLAS_ColMajor ? n : m), len_(layout == BLAS_ColMajor ? m : n) {
+    copy_ = ws.get<T>(slot, std::size_t(lines_) * len_);
+    for (int l = 0; l < lines_; ++l) std::memcpy(copy_ + std::size_t(l) * len_, a_ + std::size_t(l) * lda_, len_ * sizeof(T));
+  }
+  void put_back() const {
+    for (int l = 0; l < lines_; ++l) std::memcpy(a_ + std::size_t(l) * lda_, copy_ + std::size_t(l) * len_, len_ * sizeof(T));
+  }
+
+ private:
+  T *a_, *copy_;
+  int lda_, lines_, len_;
+};
+
+template <class T>
+int getrf(const GetrfProblem<T> &p, Workspace &ws, GetrfRule<T> rule) {
   if (p.m == 0 || p.n == 0) return 0;
-  return in_column_major(p.layout, p.A, p.lda, p.m, p.n, ws, [&](T *a, int lda) {
-    int info = 0;
-    fortran<T>::getrf(&p.m, &p.n, a, &lda, p.ipiv, &info);
-    return info;
+  const KeptMatrix<T> input(p.A, p.lda, p.layout, p.m, p.n, ws, 2);
+  const int info = in_column_major(p.layout, p.A, p.lda, p.m, p.n, ws, [&](T *a, int lda) {
+    int code = 0;
+    fortran<T>::getrf(&p.m, &p.n, a, &lda, p.ipiv, &code);
+    return code;
   });
+  if (!left_the_rule(view(p.A, p.lda, p.layout), p.m, p.n)) return info;
+  input.put_back();
+  return rule(p, ws);
 }
 
 // LAPACK's blocked routines want n x (block size) elements of workspace and manage with n
@@ -210,7 +247,7 @@ SingleThreadedBlas::~SingleThreadedBlas() {
 #define BB_INSTANTIATE(T)                                           \
   template int gemm<T>(const GemmProblem<T> &);                     \
   template int trsm_trmm<T>(const TriangularProblem<T> &);          \
-  template int getrf<T>(const GetrfProblem<T> &, Workspace &);      \
+  template int getrf<T>(const GetrfProblem<T> &, Workspace &, GetrfRule<T>);      \
   template int getri<T>(const GetriProblem<T> &, Workspace &);      \
   template int potrf<T>(const PotrfProblem<T> &, Workspace &);      \
   template int geqrf<T>(const GeqrfProblem<T> &, Workspace &);

@@ -32,7 +32,8 @@ constexpr int64_t kParallelInfo = int64_t(1) << 18;
 template <class T> int vendor(const GemmProblem<T> &p, Workspace &) { return lapack::gemm(p); }
 template <class T> int vendor(const TriangularProblem<T> &p, Workspace &) { return lapack::trsm_trmm(p); }
 template <class T> int vendor(const GetrfProblem<T> &p, Workspace &ws) {
-  return lapack_getrf_ok(p) ? lapack::getrf(p, ws) : kernel(p, ws);
+  return lapack_getrf_ok(p) ? lapack::getrf<T>(p, ws, [](const GetrfProblem<T> &q, Workspace &w) { return kernel(q, w); })
+                            : kernel(p, ws);
 }
 template <class T> int vendor(const GetriProblem<T> &p, Workspace &ws) { return lapack::getri(p, ws); }
 template <class T> int vendor(const PotrfProblem<T> &p, Workspace &ws) { return lapack::potrf(p, ws); }

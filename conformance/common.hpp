@@ -630,8 +630,9 @@ std::vector<NonFiniteCase<T>> non_finite_cases(BLAS_Layout layout, bool ties = f
   add(2, {"subnormal pivot", {}, {{0, 1}, {1, 2}}, 0, {}, {}, true, {{1, 0, R(0.5)}, {1, 1, R(0.5)}}},
       [&](Mat<T> &A) { A(0, 0) = c(tiny), A(1, 0) = c(tiny / R(2)), A(0, 1) = c(R(1)), A(1, 1) = c(R(1)); });
   // Normal inputs whose elimination makes a subnormal pivot: U(1,1) = s (1 + g) - s = s g exactly
-  // (g the gap above 1), below it 0 / U(1,1) = 0 (U(1,1)'s reciprocal overflows: 0 x Inf is NaN).
-  // Order 40: the host's OpenBLAS path (native above 32) and the device's blocked getrf.
+  // (g the gap above 1), below it 0 / U(1,1) = 0 (U(1,1)'s reciprocal overflows, 0 x Inf = NaN,
+  // except where the arithmetic is wider than the storage: half computes in float). Order 40:
+  // the host's OpenBLAS path (native above 32) and the device's blocked getrf.
   const R s = R(4) * bb::smallest_normal<R>(), g = R(2 * eps<T>());
   for (int n : {3, 40}) {
     NonFiniteCase<T> e{"subnormal pivot made by the elimination, order " + std::to_string(n), {}, {{0, 1}, {1, 2}},
@@ -672,11 +673,14 @@ void check_non_finite_case(const NonFiniteCase<T> &e, const Mat<T> &X, const int
   // The other steps: all where the input holds NaN or Inf (the rule decides them); in a finite
   // input (the ties: random besides the tie) only those no backward-stable backend could pivot
   // otherwise (in half precision, the reference rounds every operation to half, the device
-  // works in float: their later pivots of a random matrix may differ).
+  // works in float: their later pivots of a random matrix may differ). Half precision with NaN
+  // or Inf: only the steps the case fixes (its finite rest differs in rounding as well: a near
+  // tie at step 3 of "Inf at (4,0)" split the host kernels and the reference, seed
+  // 5653536287774086089 with r16's tests alone).
   bool finite_input = true;
   for (int j = 0; j < e.A.cols; ++j)
     for (int i = 0; i < e.A.rows; ++i) finite_input = finite_input && bb::isfinite_all(wide(e.A(i, j)));
-  const int compared = finite_input ? unambiguous_pivot_steps(e.A, Xr) : std::min(X.rows, X.cols);
+  const int compared = finite_input ? unambiguous_pivot_steps(e.A, Xr) : is_half<T> ? 0 : std::min(X.rows, X.cols);
   for (int j = 0; j < compared; ++j) ASSERT_EQ(ipiv[j], ipiv_r[j]) << "ipiv[" << j << "] differs from the reference";
   auto is_inf = [](const T &x) { return !has_nan(x) && !bb::isfinite_all(wide(x)); };
   for (auto [i, j] : e.nan_at) ASSERT_TRUE(has_nan(X(i, j))) << "(" << i << "," << j << ") not NaN";

@@ -150,7 +150,9 @@ Problem<T> hpd_problem(int n, BLAS_Layout layout, BLAS_Uplo uplo, int pad) {
 // terms (A's entries included) is such a multiple below 36 (complex: 68) in magnitude, so at
 // most 11 significant bits up to n = 512: exact in half and beyond, in any order, rounded to
 // any precision at any step; d = L(j,j)^2 has an exact square root and 1 / L(j,j) is a power
-// of two. The factor must come back bit for bit in value, with its positive real diagonal.
+// of two (r32 and r16 take it from rsqrtf(1) and rsqrtf(4), exact on the H100 though CUDA
+// documents 2 ulp: chol_pivot_by_rsqrt). The factor must come back bit for bit in value, with
+// its positive real diagonal.
 // The imaginary part of A's diagonal is garbage (ignored). Every entry of L is nonzero, so an
 // update lost or taken twice anywhere changes the result.
 template <class T>

@@ -21,8 +21,8 @@ template <class T> int trsm_trmm(const TriangularProblem<T> &p);
 // getrf: the caller screens the input (lapack_getrf_ok); a pivot below the smallest normal
 // number can still arise in the elimination, where OpenBLAS scales by its overflowing
 // reciprocal instead of dividing (SPEC.md section 3). It shows in the output (a NaN, Inf or
-// subnormal U(i,i)); then the problem gets its input back (kept in workspace slot 2) and `rule`
-// factors it. The copy and the check cost 1-1.5 % of a call (r64, orders 33..128, 2 cores).
+// subnormal U(i,i)); then the problem gets its input back (A and ipiv, kept in workspace slots
+// 2 and 3) and `rule` factors it. The copy and the check cost 1-1.5 % (r64, orders 33..128).
 template <class T> using GetrfRule = int (*)(const GetrfProblem<T> &, Workspace &);
 template <class T> int getrf(const GetrfProblem<T> &p, Workspace &ws, GetrfRule<T> rule);
 template <class T> int getri(const GetriProblem<T> &p, Workspace &ws);

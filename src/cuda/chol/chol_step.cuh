@@ -21,7 +21,8 @@ __device__ __forceinline__ int64_t factor_index(const FactorRun &G, int i, int j
 // A step's pivot d > 0: L(j, j) = sqrt(d) and the column's scale 1 / sqrt(d), the scale either by
 // rsqrt beside the square root (1 ulp in double, 2 in single, against LAPACK's 1 / sqrt(d)
 // rounded twice) or by a division after it (chol_pivot_by_rsqrt). 1 / sqrt(Inf) = 0 either way,
-// LAPACK's scale.
+// LAPACK's scale. The GPU suite's planted factors (1 / L(j,j) a power of two) expect rsqrt exact
+// at 1 and 4, as it is on the H100.
 template <class CT>
 struct CholPivot {
   using R = real_t<CT>;

@@ -131,6 +131,7 @@ struct Problem {
                                   // positive definite, 0 if none
   Mat<T> expect;                  // planted: the exact output (potrf: in the uplo triangle)
   std::vector<T> expect_tau;      // planted geqrf: the exact tau (min(m, n) entries)
+  int scale_exp = 0;              // geqrf: A is 2^scale_exp times a boosted matrix
 };
 
 template <class T> T from_wide_real(double x) { return narrow<T>(Wide<T>(WideReal<T>(x))); }
@@ -274,6 +275,19 @@ Problem<T> qr_problem(int m, int n, BLAS_Layout layout, int pad, QrKind kind) {
   return pr;
 }
 
+// A boosted geqrf problem times 2^e (exact: every entry stays normal). With e far down, the
+// plain sum of squares underflows and beta falls below xlarfg's safmin (the rescaling loop);
+// far up, the sum overflows: larfg's scaled paths, which well-scaled inputs never reach.
+template <class T>
+Problem<T> scaled_qr_problem(int m, int n, BLAS_Layout layout, int pad, int e) {
+  Problem<T> pr = qr_problem<T>(m, n, layout, pad, QrKind::boosted);
+  pr.scale_exp = e;
+  const Wide<T> f = Wide<T>(WideReal<T>(std::ldexp(1.0, e)));
+  for (int c = 0; c < n; ++c)
+    for (int i = 0; i < m; ++i) pr.A(i, c) = narrow<T>(wide(pr.A(i, c)) * f);
+  return pr;
+}
+
 // Problem makers for Run::add: f(group, pad, index in the group).
 // potrf: every third problem planted; with fail_every = f > 0, every f-th problem not positive
 // definite (the last order, a random one, or the first, with a negative, zero or NaN pivot).
@@ -398,6 +412,23 @@ std::string check_geqrf_output(const Problem<T> &pr, const Mat<T> &F, const std:
   using W = Wide<T>;
   using WR = WideReal<T>;
   const int m = pr.m, n = pr.n, k = std::min(m, n);
+  if (pr.scale_exp != 0) {
+    // H(j) does not change with the scale: v and tau as for the boosted matrix, R times 2^e.
+    // Scaled back (exactly), A, R and the reference's R meet the boosted problem's checks,
+    // whose norms would over- or underflow at the scale itself.
+    const W back = W(WR(std::ldexp(1.0, -pr.scale_exp)));
+    auto unscale = [&](const Mat<T> &X, bool all) {
+      Mat<T> Y = X;
+      for (int c = 0; c < n; ++c)
+        for (int i = 0; i < m; ++i)
+          if (all || i <= c) Y(i, c) = narrow<T>(wide(X(i, c)) * back);
+      return Y;
+    };
+    Problem<T> plain = pr;
+    plain.scale_exp = 0, plain.A = unscale(pr.A, true);
+    const Mat<T> ref_back = ref ? unscale(*ref, false) : Mat<T>();
+    return check_geqrf_output(plain, unscale(F, false), tau, ref ? &ref_back : nullptr, ref_tau);
+  }
   const Mat<T> &A = pr.A;
   for (int c = 0; c < n; ++c)
     for (int r = 0; r < m; ++r)
@@ -1418,6 +1449,29 @@ TYPED_TEST(GpuGeqrf, HostAndDeviceGroupsInOneCall) {
 }
 
 // ---- 3. more problems than a grid dimension holds -----------------------------------------------
+// ---- 3b. tiny and huge matrices: larfg's scaled norms on every kernel family ------------------
+// (r32, c32, r64, c64: half precisions compute in float, whose range their inputs cannot reach.)
+TYPED_TEST(GpuGeqrf, TinyAndHugeMatrices) {
+  using T = typename TypeParam::type;
+  if (is_quad<T> || is_half<T>) GTEST_SKIP() << "inputs cannot leave the compute type's plain range";
+  const bool single = std::is_same_v<typename traits<T>::real, float>;
+  const int tiny = single ? -110 : -980, huge = single ? 118 : 1000;
+  using Shape = std::pair<int, int>;
+  const std::vector<Shape> unblocked = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5},  {8, 8},  {11, 11}, {16, 16},
+                                        {17, 17}, {24, 24}, {32, 32}, {20, 9}, {9, 20}, {32, 5}, {45, 45}};
+  const std::vector<Shape> blocked = {{40, 40}, {72, 72}, {130, 48}};
+  for (BLAS_Layout layout : kLayouts)
+    for (const auto &shapes : {unblocked, blocked}) {
+      // More than 8 groups keep the call on the unblocked kernels (see geqrf_blocked_sweep).
+      Run<T> run(Routine::geqrf, layout, shapes.size() > 8 ? "tiny and huge" : "tiny and huge, blocked");
+      for (auto [m, n] : shapes)
+        for (int e : {tiny, huge})
+          run.add(m, n, 3, [=](const auto &, int pad, int) { return scaled_qr_problem<T>(m, n, layout, pad, e); });
+      run.run(on("native"));
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 TYPED_TEST(GpuGeqrf, MoreThan65535Problems) {
   using T = typename TypeParam::type;
   const bool small = gpu::reduced() || is_quad<T>;

@@ -83,6 +83,17 @@ __device__ __forceinline__ R block_sum(R x, R *partial) {
   return total;
 }
 
+// f(integral_constant<b>, integral_constant<e>) for the chunks [b, e) = [Begin, Begin + Chunk),
+// ... of [Begin, End): loops whose bounds must stay compile-time constants, one copy per chunk.
+template <int Begin, int End, int Chunk, class F>
+__device__ __forceinline__ void static_chunks(F &&f) {
+  if constexpr (Begin < End) {
+    constexpr int Next = Begin + Chunk < End ? Begin + Chunk : End;
+    f(std::integral_constant<int, Begin>{}, std::integral_constant<int, Next>{});
+    static_chunks<Next, End, Chunk>(f);
+  }
+}
+
 // Problem p's code: into the info channel when not 0, and into a device info (0 included).
 __device__ __forceinline__ void write_info(const FactorRun &G, int64_t p, int info) {
   if (info && G.codes) G.codes[p] = info;

@@ -1,7 +1,9 @@
-// geqrf for m, n <= K (K = 2, 4, ..., 32) with the matrix in registers: K threads per problem,
-// thread c holding column c; 32 / K problems per warp, no block barrier. At step j thread j
-// builds the reflector from its own column alone (no reductions across threads), hands v and
-// tau to the others through shared memory, and every later column applies H^H to itself.
+// geqrf for m, n <= K (K = 8, 16, 32) with the matrix in registers: K threads per problem,
+// thread c holding column c; 32 / K problems per warp, no block barrier. Each problem owns a
+// K x K area of shared memory whose column j ends up holding reflector j. At step j thread j
+// puts its column there; the K threads then build the reflector together (one element each,
+// the norm a sum across them, larfg's scalars computed by all alike, so no thread waits for
+// one that works alone) and leave v in place; every later column applies H^H to itself.
 #pragma once
 #include "../factor_common.cuh"
 #include "larfg.cuh"
@@ -9,15 +11,47 @@
 
 namespace bb::cuda {
 
+// The K lanes of one problem inside a warp: larfg's sums and maxima across them (a butterfly,
+// so every lane gets the same bits). The mask names only these lanes: the problems of a warp
+// may take different branches of larfg.
+template <int K>
+struct ProblemLanes {
+  unsigned mask;
+  template <class R> __device__ __forceinline__ R sum(R x) const {
+#pragma unroll
+    for (int off = K / 2; off > 0; off /= 2) x += __shfl_xor_sync(mask, x, off);
+    return x;
+  }
+  template <class R> __device__ __forceinline__ R max(R x) const {
+#pragma unroll
+    for (int off = K / 2; off > 0; off /= 2) x = fmax(x, __shfl_xor_sync(mask, x, off));
+    return x;
+  }
+};
+
+// A problem's reflector area: leading dimension K + 1, and an odd number of elements in all,
+// so that the problems of one warp reading their reflectors at the same (i, j) hit different
+// banks.
+template <int K> constexpr int kQrReflectorLd = K + 1;
+template <int K> constexpr int kQrReflectorArea = K * (K + 1) + 1;
+template <class S, int K>
+constexpr int geqrf_register_shared_bytes() {
+  return kQrRegisterWarps * (32 / K) * kQrReflectorArea<K> * int(sizeof(typename dev<S>::C));
+}
+
 template <class S, int K>
 __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int WPB = kQrRegisterWarps, PPW = 32 / K;
+  constexpr int WPB = kQrRegisterWarps, PPW = 32 / K, LDV = kQrReflectorLd<K>;
+  // Steps run in chunks with compile-time bounds [J0, J1): the rows above J0 are left out
+  // without a predicate. Up to kQrUnrolledMaxSide every step is its own chunk.
+  constexpr int Chunk = K <= kQrUnrolledMaxSide ? 1 : kQrStepChunk<S>;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, c = lane % K;
-  // A problem's reflector: v(j) = 1 is implicit, so slot j carries conj(tau).
-  __shared__ __align__(16) CT reflectors[WPB][32];
-  CT *v = reflectors[warp] + q * K;
+  const ProblemLanes<K> lanes{K == 32 ? ~0u : ((1u << K) - 1) << (q * K)};
+  extern __shared__ __align__(16) unsigned char qr_register_area[];
+  CT *const V = reinterpret_cast<CT *>(qr_register_area) + (warp * PPW + q) * kQrReflectorArea<K>;
+  const CT one = from_real<CT>(R(1)), zero = from_real<CT>(R(0));
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -29,66 +63,59 @@ __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __
     CT r[K];
 #pragma unroll
     for (int i = 0; i < K; ++i)
-      r[i] = mine && i < m ? widen(a[element_index(G.row_major, G.A.ld, i, c)]) : from_real<CT>(R(0));
-    // Step j (the same j for the whole warp).
-    auto step = [&](const int j) {
-      CT top = r[0];
-#pragma unroll
-      for (int i = 1; i < K; ++i)
-        if (i == j) top = r[i];
+      r[i] = mine && i < m ? widen(a[element_index(G.row_major, G.A.ld, i, c)]) : zero;
+    // Step j, J0 <= j < J1 (the same j for the whole warp).
+    auto step = [&](const int j, auto j0, auto j1) {
+      constexpr int J0 = decltype(j0)::value, J1 = decltype(j1)::value;
+      CT *const vj = V + j * LDV;
       if (c == j) {
-        R ssq = 0;
 #pragma unroll
-        for (int i = 1; i < K; ++i)
-          if (i > j && i < m) ssq += abs2(r[i]);
-        auto each = [&](auto &&f) {
-#pragma unroll
-          for (int i = 1; i < K; ++i)
-            if (i > j && i < m) f(r[i]);
-        };
-        const Reflector<CT> h = larfg(top, ssq, each);
-#pragma unroll
-        for (int i = 0; i < K; ++i) {
-          if (i > j && i < m) r[i] = mul(r[i], h.factor);
-          if (i == j) r[i] = from_real<CT>(h.beta);
-          if (i > j) v[i] = r[i];
-        }
-        // What later steps (and xorgqr) apply is the stored tau, rounded to its precision.
-        const S stored = narrow<S>(h.tau);
-        if (active) tau[j] = stored;
-        v[j] = conj(widen(stored));
+        for (int i = J0; i < K; ++i)
+          if (i >= J1 || i >= j) vj[i] = r[i];  // rows from m on are zero: v's too
       }
       __syncwarp();
-      const CT ctau = v[j];
-      if (c > j && c < n && !is_zero(ctau)) {
-        CT w = top;
+      const bool below = c > j && c < m;
+      CT x = below ? vj[c] : zero;
+      const Reflector<CT> h = larfg(vj[j], lanes.sum(abs2(x)), [&](auto &&f) { f(x); }, lanes);
+      if (below) vj[c] = mul(x, h.factor);
+      // What later steps (and xorgqr) apply is the stored tau, rounded to its precision.
+      const S stored = narrow<S>(h.tau);
+      const CT ctau = conj(widen(stored));
+      if (c == j) {
+        if (active) tau[j] = stored;
 #pragma unroll
-        for (int i = 1; i < K; ++i)
-          if (i > j) w = madd(w, conj(v[i]), r[i]);
-        const CT f = mul(ctau, w);
-#pragma unroll
-        for (int i = 0; i < K; ++i) {
-          if (i == j) r[i] = msub(r[i], from_real<CT>(R(1)), f);
-          if (i > j) r[i] = msub(r[i], v[i], f);
-        }
+        for (int i = J0; i < J1 && i < K; ++i)
+          if (i == j) r[i] = from_real<CT>(h.beta);
       }
-      __syncwarp();  // the next step's reflector overwrites this one
-    };
-    // Unrolled, every index is a compile-time constant (no predicate per element); at the
-    // larger sides that costs more registers than it saves instructions.
-    if constexpr (K <= kQrUnrolledMaxSide) {
+      __syncwarp();
+      if (c > j && c < n && !is_zero(ctau)) {
+        auto v_at = [&](int i) { return i < J1 && i == j ? one : vj[i]; };  // v(j) = 1
+        CT w[2] = {zero, zero};  // two chains (four measured no faster)
 #pragma unroll
-      for (int j = 0; j < K; ++j)
-        if (j < mn) step(j);
-    } else {
+        for (int i = J0; i < K; ++i)
+          if (i >= J1 || i >= j) w[i % 2] = madd(w[i % 2], conj(v_at(i)), r[i]);
+        w[0] = madd(w[0], one, w[1]);
+        const CT f = mul(ctau, w[0]);
+#pragma unroll
+        for (int i = J0; i < K; ++i)
+          if (i >= J1 || i >= j) r[i] = msub(r[i], v_at(i), f);
+      }
+    };
+    static_chunks<0, K, Chunk>([&](auto j0, auto j1) {
+      constexpr int J0 = decltype(j0)::value, J1 = decltype(j1)::value;
+      if constexpr (J1 - J0 == 1) {
+        if (J0 < mn) step(J0, j0, j1);
+      } else {
 #pragma unroll 1
-      for (int j = 0; j < mn; ++j) step(j);
-    }
+        for (int j = J0; j < J1 && j < mn; ++j) step(j, j0, j1);
+      }
+    });
     if (mine)
 #pragma unroll
       for (int i = 0; i < K; ++i)
-        if (i < m) a[element_index(G.row_major, G.A.ld, i, c)] = narrow<S>(r[i]);
+        if (i < m) a[element_index(G.row_major, G.A.ld, i, c)] = narrow<S>(i > c ? V[i + c * LDV] : r[i]);
     if (active && c == 0 && G.info) G.info[p] = 0;
+    __syncwarp();  // the next problem's first step writes the column this one's last step read
   }
 }
 

@@ -1,7 +1,8 @@
 // geqrf for m, n <= K with K = 2 or 4: one thread per problem, the whole matrix in its
 // registers (the frame of factor_thread.cuh). At these sizes the register kernels' lanes per
-// problem mostly wait for the one lane that builds each reflector; a thread alone needs no
-// communication. The arithmetic is the register kernels' (geqrf_register.cuh), step for step.
+// problem mostly wait on their exchanges (shared memory, shuffles for the norm); a thread alone
+// needs none. The same xlarfg (larfg.cuh) and the same update as the register kernels
+// (geqrf_register.cuh), in one sum per column where they keep two.
 #pragma once
 #include "../factor_thread.cuh"
 #include "larfg.cuh"

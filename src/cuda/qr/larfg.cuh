@@ -28,30 +28,43 @@ __device__ __forceinline__ R norm3(R a, R b, R c) {
   return w * sqrt_of((a / w) * (a / w) + (b / w) * (b / w) + (c / w) * (c / w));
 }
 
-// `each(f)` calls f(CT &) on every element of x; `ssq` is the plain sum of |x_i|^2.
-template <class CT, class Each>
-__device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each) {
+// Where x lies in one thread, its sums and maxima are the thread's own.
+struct OwnElements {
+  template <class R> __device__ __forceinline__ R sum(R x) const { return x; }
+  template <class R> __device__ __forceinline__ R max(R x) const { return x; }
+};
+
+// `each(f)` calls f(CT &) on every element of x this thread holds; `over` combines the
+// threads' partial sums and maxima (OwnElements when one thread holds all of x); `ssq` is the
+// plain sum of |x_i|^2 over all of x. Every thread that shares x gets the same reflector.
+template <class CT, class Each, class Over = OwnElements>
+__device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each, const Over &over = {}) {
   using R = real_t<CT>;
   const R safmin = smallest_normal<R>() / epsilon<R>();
-  R xnorm = sqrt_of(ssq);
   // A plain sum of squares is exact enough between these bounds; outside, scale by the largest.
-  if (!(ssq >= safmin && ssq <= R(1) / safmin)) {
+  const bool plain = ssq >= safmin && ssq <= R(1) / safmin;
+  R xnorm = 0;  // ||x||, where the plain sum will not do
+  if (!plain) {
     R big = 0;
     each([&](CT &x) { big = fmax(big, fmax(fabs(real_of(x)), fabs(imag_of(x)))); });
+    big = over.max(big);
     if (big == R(0) || isinf(big)) {
       xnorm = sqrt_of(ssq);  // zero (or only NaN), or infinite: nothing to scale
     } else {
       R s = 0;
       each([&](CT &x) { s += abs2(scale_by(x, R(1) / big)); });
-      xnorm = big * sqrt_of(s);
+      xnorm = big * sqrt_of(over.sum(s));
     }
   }
   Reflector<CT> h{from_real<CT>(R(0)), real_of(alpha), from_real<CT>(R(1))};
-  if (xnorm == R(0) && imag_of(alpha) == R(0)) return h;  // H = I
+  if (!plain && xnorm == R(0) && imag_of(alpha) == R(0)) return h;  // H = I (plain: x is not zero)
   R ar = real_of(alpha), ai = imag_of(alpha);
   // The host path's sign rule (-0 counts as positive).
   auto signed_norm = [](R norm, R re) { return re >= R(0) ? -norm : norm; };
-  R beta = signed_norm(norm3(ar, ai, xnorm), ar);
+  // ||(alpha, x)||: with a plain sum and a finite |alpha|^2 one square root; else xlapy3's
+  // scaled form (three divisions and a square root on the path of every step).
+  const R whole = ar * ar + ai * ai + ssq;
+  R beta = signed_norm(plain && isfinite(whole) ? sqrt_of(whole) : norm3(ar, ai, plain ? sqrt_of(ssq) : xnorm), ar);
   int knt = 0;
   if (fabs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute (xlarfg)
     const R rsafmn = R(1) / safmin;
@@ -62,7 +75,7 @@ __device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each) {
     } while (fabs(beta) < safmin && knt < 20);
     R s = 0;
     each([&](CT &x) { s += abs2(x); });
-    beta = signed_norm(norm3(ar, ai, sqrt_of(s)), ar);
+    beta = signed_norm(norm3(ar, ai, sqrt_of(over.sum(s))), ar);
   }
   if constexpr (dev_complex<CT>) h.tau = CT{(beta - ar) / beta, -ai / beta};
   else h.tau = (beta - ar) / beta;

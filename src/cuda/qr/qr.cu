@@ -46,7 +46,7 @@ int qr_launch_typed(Session &s, int config, const FactorRun *table_host, const F
       if constexpr (K <= kQrThreadMaxSide)
         st = launch_kernel(s, geqrf_thread<S, K, qr_thread_stage(K * K * int(sizeof(S)))>, L, 32 * WPB, blocks, 0);
       else
-        st = launch_kernel(s, geqrf_register<S, K>, L, 32 * WPB, blocks, 0);
+        st = launch_kernel(s, geqrf_register<S, K>, L, 32 * WPB, blocks, geqrf_register_shared_bytes<S, K>());
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
   }

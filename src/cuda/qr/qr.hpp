@@ -3,7 +3,8 @@
 //
 // Kernel families (qr_tuning.hpp names the configurations and every crossover):
 //   thread   (m, n <= 4)   qr/geqrf_thread.cuh: one problem per thread, 32 per warp.
-//   register (m, n <= 32)  qr/geqrf_register.cuh: one column per thread in registers, several
+//   register (m, n <= 32)  qr/geqrf_register.cuh: one column per thread in registers, the
+//                          reflector built by the problem's threads together, several
 //                          problems per warp and warps per block.
 //   block    (larger)      qr/geqrf_block.cuh: one thread block per problem, the matrix staged
 //                          in shared memory, or in place in global memory above what fits.

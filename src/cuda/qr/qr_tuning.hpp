@@ -2,6 +2,8 @@
 #pragma once
 #include "qr.hpp"
 
+#include <type_traits>
+
 namespace bb::cuda {
 
 // kQrRegister<K>: m, n <= K, K threads per problem (one column each), 32 / K problems per warp;
@@ -23,8 +25,15 @@ constexpr int kQrThreadMaxSide = 4;
 constexpr int kQrThreadWarps = kQrRegisterWarps;
 constexpr bool qr_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 // Register kernels up to this side unroll their column steps (above: the registers grow from
-// 122 to 230 in r64 at K = 32, and c64 spills).
+// 122 to 230 in r64 at K = 32, and c64 spills); above, the steps run in chunks of
+// kQrStepChunk, each copy of the step with compile-time row bounds (geqrf_register.cuh).
+// Measured on the H200 (tools/variants.sh, strided, kernel % of copy bandwidth, n = 16 / 24 /
+// 32), one chunk against 8 against 4: r64 12.2 / 5.2 / 6.9, 15.0 / 7.5 / 9.6 (then with
+// xlapy3's norm), 17.3 / 9.1 / 11.4 against 18.0 / 10.4 / 12.4; c64 16.6 / 4.7 / 6.4,
+// 19.3 / 7.9 / 10.5, 21.2 / 8.6 / 11.6 against 20.2 / 9.6 / 10.6; c32 at 16 18.1 against
+// 15.7. More copies hold more registers (r64 K = 32: 120, 144, 150).
 constexpr int kQrUnrolledMaxSide = 8;
+template <class S> constexpr int kQrStepChunk = std::is_same_v<S, double> ? 4 : 8;
 constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
 constexpr int qr_warps_per_block(int config) {

@@ -61,9 +61,21 @@ __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __
     const bool active = a && tau;  // else past the run's end, or skipped (a NULL pointer)
     const bool mine = active && c < n;
     CT r[K];
+    // Lane c takes column c. Row-major, the warp's loads are coalesced that way; column-major,
+    // up to kQrStagedMaxSide, the matrix comes in by rows (lane c reading row c of each column)
+    // through the reflector area, and goes out the same way.
+    const bool staged = K <= kQrStagedMaxSide && !G.row_major;
+    if (staged) {
+      if (active && c < m)
+#pragma unroll
+        for (int col = 0; col < K; ++col)
+          if (col < n) V[c + col * LDV] = widen(a[c + int64_t(col) * G.A.ld]);
+      __syncwarp();
+    }
 #pragma unroll
     for (int i = 0; i < K; ++i)
-      r[i] = mine && i < m ? widen(a[element_index(G.row_major, G.A.ld, i, c)]) : zero;
+      r[i] = mine && i < m ? (staged ? V[i + c * LDV] : widen(a[element_index(G.row_major, G.A.ld, i, c)])) : zero;
+    if (staged) __syncwarp();  // the steps write the area
     // Step j, J0 <= j < J1 (the same j for the whole warp).
     auto step = [&](const int j, auto j0, auto j1) {
       constexpr int J0 = decltype(j0)::value, J1 = decltype(j1)::value;
@@ -110,10 +122,21 @@ __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __
         for (int j = J0; j < J1 && j < mn; ++j) step(j, j0, j1);
       }
     });
-    if (mine)
+    if (staged) {
+      // Column c of the area holds v below the diagonal already; R goes above it.
+#pragma unroll
+      for (int i = 0; i < K; ++i)
+        if (i <= c && i < m) V[i + c * LDV] = r[i];
+      __syncwarp();
+      if (active && c < m)
+#pragma unroll
+        for (int col = 0; col < K; ++col)
+          if (col < n) a[c + int64_t(col) * G.A.ld] = narrow<S>(V[c + col * LDV]);
+    } else if (mine) {
 #pragma unroll
       for (int i = 0; i < K; ++i)
         if (i < m) a[element_index(G.row_major, G.A.ld, i, c)] = narrow<S>(i > c ? V[i + c * LDV] : r[i]);
+    }
     if (active && c == 0 && G.info) G.info[p] = 0;
     __syncwarp();  // the next problem's first step writes the column this one's last step read
   }

@@ -33,6 +33,13 @@ constexpr bool qr_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 // 19.3 / 7.9 / 10.5, 21.2 / 8.6 / 11.6 against 20.2 / 9.6 / 10.6; c32 at 16 18.1 against
 // 15.7. More copies hold more registers (r64 K = 32: 120, 144, 150).
 constexpr int kQrUnrolledMaxSide = 8;
+// Register kernels up to this side load and store a column-major matrix by rows through shared
+// memory (geqrf_register.cuh). Measured on the H200 (strided, kernel % of copy bandwidth,
+// staged against direct): n = 8 r64 29.1 / 27.4, r32 23.1 / 17.4, c64 30.6 / 29.1, c32
+// 25.9 / 24.8; but n = 16 c64 16.3 / 21.3, n = 24 r64 7.7 / 10.3, n = 32 r64 12.1 / 12.4, c64
+// 10.6 / 11.8 (the larger sides are bound by their steps, and staging costs them registers
+// and barriers).
+constexpr int kQrStagedMaxSide = 8;
 template <class S> constexpr int kQrStepChunk = std::is_same_v<S, double> ? 4 : 8;
 constexpr int qr_register_side(int config) { return 2 << config; }
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }

@@ -1448,9 +1448,11 @@ TYPED_TEST(GpuGeqrf, HostAndDeviceGroupsInOneCall) {
   }
 }
 
-// ---- 3. more problems than a grid dimension holds -----------------------------------------------
-// ---- 3b. tiny and huge matrices: larfg's scaled norms on every kernel family ------------------
+// ---- 3a. tiny and huge matrices: larfg's scaled norms on every kernel family ------------------
 // (r32, c32, r64, c64: half precisions compute in float, whose range their inputs cannot reach.)
+// Not reached: more than one pass of xlarfg's rescaling loop (beta stays normal here, so one
+// pass gives an accurate beta as well as none would), and an alpha whose square overflows
+// beside a plain-range x.
 TYPED_TEST(GpuGeqrf, TinyAndHugeMatrices) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "inputs cannot leave the compute type's plain range";
@@ -1472,6 +1474,7 @@ TYPED_TEST(GpuGeqrf, TinyAndHugeMatrices) {
     }
 }
 
+// ---- 3. more problems than a grid dimension holds -----------------------------------------------
 TYPED_TEST(GpuGeqrf, MoreThan65535Problems) {
   using T = typename TypeParam::type;
   const bool small = gpu::reduced() || is_quad<T>;

@@ -24,14 +24,16 @@ constexpr int kQrRegisterWarps = 4;  // warps per block of the register kernels 
 constexpr int kQrThreadMaxSide = 4;
 constexpr int kQrThreadWarps = kQrRegisterWarps;
 constexpr bool qr_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
-// Register kernels up to this side unroll their column steps (above: the registers grow from
-// 122 to 230 in r64 at K = 32, and c64 spills); above, the steps run in chunks of
-// kQrStepChunk, each copy of the step with compile-time row bounds (geqrf_register.cuh).
-// Measured on the H200 (tools/variants.sh, strided, kernel % of copy bandwidth, n = 16 / 24 /
-// 32), one chunk against 8 against 4: r64 12.2 / 5.2 / 6.9, 15.0 / 7.5 / 9.6 (then with
-// xlapy3's norm), 17.3 / 9.1 / 11.4 against 18.0 / 10.4 / 12.4; c64 16.6 / 4.7 / 6.4,
-// 19.3 / 7.9 / 10.5, 21.2 / 8.6 / 11.6 against 20.2 / 9.6 / 10.6; c32 at 16 18.1 against
-// 15.7. More copies hold more registers (r64 K = 32: 120, 144, 150).
+// Register kernels up to this side unroll their column steps (above, full unrolling took the
+// earlier one-lane-reflector kernel from 122 to 230 registers in r64 at K = 32, and c64
+// spilled); above, the steps run in chunks of kQrStepChunk, each copy of the step with
+// compile-time row bounds (geqrf_register.cuh). Measured on the H200 (tools/variants.sh,
+// strided, kernel % of copy bandwidth, n = 16 / 24 / 32): r64 one chunk 12.2 / 5.2 / 6.9,
+// chunks of 8 15.0 / 7.5 / 9.6 with xlapy3's norm and 17.3 / 9.1 / 11.4 with larfg's one
+// root, chunks of 4 (one root) 18.0 / 10.4 / 12.4; c64 16.6 / 4.7 / 6.4, 19.3 / 7.9 / 10.5,
+// 21.2 / 8.6 / 11.6, 20.2 / 9.6 / 10.6; c32 at 16 chunks of 8 18.1, of 4 15.7. More copies
+// hold more registers (r64 K = 32: 120, 144, 150); c64 at K = 16 and 32 spills 4-8 bytes
+// with chunks of 8.
 constexpr int kQrUnrolledMaxSide = 8;
 // Register kernels up to this side load and store a column-major matrix by rows through shared
 // memory (geqrf_register.cuh). Measured on the H200 (strided, kernel % of copy bandwidth,

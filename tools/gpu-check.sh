@@ -2,7 +2,8 @@
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
-# (default: test sanitize bench; also gputest: the GPU suite alone, extbench: the extensions,
+# (default: test sanitize bench; also gputest: the GPU suite alone, suite: one test binary
+# (SUITE, TESTFILTER; with TARGETS to build only what a short job needs), extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
 # luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER,
@@ -26,7 +27,10 @@ build=${BUILD:-$root/build-gpu}
 rc=0
 t0=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
-cmake --build "$build" -j "$(nproc)" -- -k 0 > "$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -40; exit 1; }
+# TARGETS: build only these (e.g. "blas_batched blas_batched_bench conformance_gpu_potrf_geqrf":
+# about 100 s on a cold machine against the whole tree's several minutes).
+cmake --build "$build" -j "$(nproc)" ${TARGETS:+--target $TARGETS} -- -k 0 > "$out/build.log" 2>&1 ||
+  { grep -E "error" "$out/build.log" | head -40; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"
 if has tune; then
   # A fresh table, built in before anything else runs (it comes back in $OUT for the repo).
@@ -49,11 +53,18 @@ if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
   echo "gpu tests $(( $(date +%s) - t1 )) s"
   grep -hE "tests passed|tests failed|\(Failed\)|Not Run|Skipped" "$out/ctest-gpu-$gpu.log" | tail -8
 fi
+if has suite; then  # one GPU test binary (SUITE) with a googletest filter (TESTFILTER)
+  t1=$(date +%s)
+  "$build/conformance/${SUITE:?suite needs SUITE}" --gtest_filter="${TESTFILTER:-*}" > "$out/suite-$SUITE-$gpu.log" 2>&1 || rc=1
+  echo "suite $SUITE $(( $(date +%s) - t1 )) s: $(grep -E '^\[  (PASSED|FAILED)' "$out/suite-$SUITE-$gpu.log" | tr '\n' ' ')"
+  grep -E '^\[  FAILED' "$out/suite-$SUITE-$gpu.log" | head
+fi
 if has sanitize; then
   for tool in memcheck racecheck; do
     for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf conformance_gpu_potrf_geqrf conformance_gpu_trsm_trmm internal_device_layer}; do
+      # SANITIZE_FILTER: a googletest filter for every sanitized suite.
       BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
-        "$build/conformance/$suite" > "$out/sanitizer-$tool-$suite.log" 2>&1
+        "$build/conformance/$suite" --gtest_filter="${SANITIZE_FILTER:-*}" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1
       echo "compute-sanitizer $tool $suite: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool-$suite.log" | tr '\n' ' ')"
     done

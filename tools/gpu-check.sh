@@ -5,7 +5,7 @@
 # (default: test sanitize bench; also gputest: the GPU suite alone, suite: one test binary
 # (SUITE, TESTFILTER; with TARGETS to build only what a short job needs), extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
-# cuBLAS, factprofile: ncu on their kernels, tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
+# cuBLAS, factprofile: ncu on their kernels, srcprofile: one kernel's stalls per SASS line (KERNEL, ROUTINE, PREC, N), tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
 # luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER,
 # qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
@@ -242,6 +242,31 @@ if has factprofile; then
     PROFILE_SKIP=$4 profile_kernel "$3" --routine "$1" --prec r64 --sizes "$2" --backend native-strided
   done > "$out/factprofile-$gpu.log" 2>&1
   cat "$out/factprofile-$gpu.log"
+fi
+if has srcprofile; then
+  # Where one kernel's warps wait, per SASS instruction (ncu's source page, sampled stalls):
+  # KERNEL (a regex), ROUTINE, PREC, N pick the launch (strided, one launch). The 25 lines with
+  # the most samples are printed; the whole page comes back as srcprofile-<kernel>-<gpu>.csv.
+  name=$(echo "${KERNEL:?srcprofile needs KERNEL}" | tr -c 'A-Za-z0-9_\n' '_')
+  ncu --section SourceCounters --section WarpStateStats -k regex:"$KERNEL" -c 1 -f -o "$out/src-$name" \
+    "$build/bench/blas_batched_bench" --routine "${ROUTINE:-geqrf}" --prec "${PREC:-r64}" --sizes "${N:-32}" \
+    --backend native-strided --device gpu --reps 1 > "$out/srcprofile-run-$gpu.log" 2>&1 || rc=1
+  ncu -i "$out/src-$name.ncu-rep" --page source --csv --print-source sass > "$out/srcprofile-$name-$gpu.csv" 2>&1 || rc=1
+  python3 - "$out/srcprofile-$name-$gpu.csv" <<'PYEOF' || tail -5 "$out/srcprofile-$name-$gpu.csv"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head = next(i for i, r in enumerate(rows) if any('Stall Sampling' in c for c in r))
+cols = rows[head]
+samples = next(i for i, c in enumerate(cols) if 'Stall Sampling (All' in c)
+source = next(i for i, c in enumerate(cols) if c.strip('"') == 'Source')
+def num(x):
+    try: return float(x.replace(',', ''))
+    except ValueError: return 0.0
+body = [r for r in rows[head + 1:] if len(r) > max(samples, source)]
+total = sum(num(r[samples]) for r in body) or 1
+for r in sorted(body, key=lambda r: -num(r[samples]))[:25]:
+    print(f"{100 * num(r[samples]) / total:5.1f} %  {r[source]}")
+PYEOF
 fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1

@@ -365,6 +365,55 @@ void check_tiny_norm(double tiny) {
       EXPECT_NEAR(to_double(bb::real(bb::compute_t<T>(a[i]))) / (tiny / 2), 1.0, 4 * traits<T>::eps) << "v(" << i << ")";
   }
 }
+// Whole matrices far from 1: a boosted matrix times 2^e (exact), so that every column's plain
+// sum of squares under- or overflows and, tiny, beta falls below safmin (xlarfg's rescaling
+// loop): the host backend (its own kernels at small sizes, LAPACK above) scaled back must pass
+// the boosted problem's checks and match LAPACK's factorization of the same input.
+template <class T>
+void check_scaled_geqrf(int e) {
+  using W = Wide<T>;
+  using WR = WideReal<T>;
+  const W up = W(WR(std::ldexp(1.0, e))), down = W(WR(std::ldexp(1.0, -e)));
+  const int shapes[][2] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {8, 8}, {13, 13}, {16, 16}, {24, 24},
+                           {32, 32}, {47, 47}, {64, 64}, {40, 7}, {7, 40}, {20, 9}, {9, 20}};
+  for (BLAS_Layout layout : {BLAS_ColMajor, BLAS_RowMajor})
+    for (const auto &sh : shapes) {
+      const int m = sh[0], n = sh[1], k = std::min(m, n), ld_pad = 1;
+      SCOPED_TRACE(std::string(traits<T>::name()) + " 2^" + std::to_string(e) + " " + shape(m, n) + " " +
+                   layout_name(layout));
+      const Mat<T> B = make_qr_input<T>(m, n, layout, ld_pad, QrKind::boosted);
+      Mat<T> A = B;
+      for (int c = 0; c < n; ++c)
+        for (int i = 0; i < m; ++i) A(i, c) = narrow<T>(wide(B(i, c)) * up);
+      auto factor = [&](const char *backend, std::vector<T> &tau) {
+        BackendScope scope(backend);
+        Mat<T> F = A;
+        tau.assign(std::size_t(k), nan_value<T>());
+        T *pa = F.ptr(), *pt = tau.data();
+        const int one_problem = 1;
+        int info = -99;
+        EXPECT_EQ(Api<T>::geqrf(layout, &m, &n, &pa, &F.ld, &pt, 1, &one_problem, &info), 0);
+        EXPECT_EQ(info, 0);
+        for (int c = 0; c < n; ++c)  // R scaled back (v and tau do not scale)
+          for (int i = 0; i <= std::min(c, m - 1); ++i) F(i, c) = narrow<T>(wide(F(i, c)) * down);
+        return F;
+      };
+      std::vector<T> tau, tau_ref;
+      const Mat<T> F = factor("native", tau), Fref = factor("reference", tau_ref);
+      for (int c = 0; c < n; ++c)
+        for (int i = 0; i < m; ++i) ASSERT_FALSE(has_nan(F(i, c))) << "NaN at " << i << "," << c;
+      double res, orth;
+      qr_residuals(B, F, tau, res, orth);
+      EXPECT_LE(res, residual_limit<T>()) << "||A - Q R|| / (max(m, n) ||A|| eps), scaled back";
+      EXPECT_LE(orth, residual_limit<T>()) << "||I - Q^H Q|| / (m eps)";
+      EXPECT_LE(qr_diff(F, tau, Fref, tau_ref), compare_tol<T>(std::max(m, n))) << "differs from LAPACK's";
+    }
+}
+TEST(GeqrfTinyNorm, TinyAndHugeMatrices) {
+  for (int e : {-110, 118}) check_scaled_geqrf<float>(e), check_scaled_geqrf<bb::complex<float>>(e);
+  for (int e : {-980, 1000}) check_scaled_geqrf<double>(e), check_scaled_geqrf<bb::complex<double>>(e);
+}
+
 TEST(GeqrfTinyNorm, ScaledAsLapack) {
   check_tiny_norm<float>(1e-25);
   check_tiny_norm<bb::complex<float>>(1e-25);

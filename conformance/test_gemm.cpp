@@ -155,8 +155,13 @@ void check_layout(BLAS_Layout layout) {
             auto nC = beta != zero ? frob<T>(g.m, g.n, [&](int r, int col) { return wide(C0(r, col)); })
                                    : WideReal<T>(0);
             double scale = to_double(bb::absval(alpha) * nA * nB + bb::absval(beta) * nC);
-            double ratio = scale > 0 ? to_double(bb::rsqrt(err2)) / (scale * (g.k + 2) * eps<T>()) : 0;
-            ASSERT_LE(ratio, residual_limit<T>()) << "forward error";
+            // Half precision accumulates in binary32 and rounds each result once (SPEC.md
+            // section 6): one half rounding plus k single ones, a bound a 1 % error breaks.
+            // Otherwise k roundings of the storage precision.
+            const double unit = is_half<T> ? eps<T>() + (g.k + 2) * 0x1p-24 : (g.k + 2) * eps<T>();
+            const double limit = is_half<T> ? 4.0 : residual_limit<T>();
+            double ratio = scale > 0 ? to_double(bb::rsqrt(err2)) / (scale * unit) : 0;
+            ASSERT_LE(ratio, limit) << "forward error";
             // Against the reference, on the same scale (cancellation can make C tiny).
             double dref = scale > 0 ? abs_diff(Cout[p], Cref[p]) / (scale * (g.k + 2) * eps<T>())
                                     : abs_diff(Cout[p], Cref[p]);

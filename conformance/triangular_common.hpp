@@ -164,10 +164,12 @@ bool same_data(const Mat<T> &a, const Mat<T> &b) {
 
 // Checks problem p of group g of case c: c.A[p] and c.B[p] are the inputs, Aout and Bout what
 // the backend left, Bref the reference's result. `residual_done`: Bout is bit-identical to an
-// earlier backend's output whose residual passed.
+// earlier backend's output whose residual passed. `rounded_once`: half precision results were
+// computed in binary32 and rounded once (the host kernels, SPEC.md section 6), so they meet
+// the bound of one half rounding; the GPU's recursion rounds B at every level.
 template <class T>
 void check_problem(const TriCase<T> &c, const TriGroup<T> &g, std::size_t p, const Mat<T> &Aout,
-                   const Mat<T> &Bout, const Mat<T> &Bref, bool residual_done) {
+                   const Mat<T> &Bout, const Mat<T> &Bref, bool residual_done, bool rounded_once = false) {
   const Mat<T> &A = c.A[p], &B0 = c.B[p];
   const int r = c.order(g);
   // A is input only: bit-identical everywhere (its NaN included); B's padding untouched.
@@ -201,8 +203,13 @@ void check_problem(const TriCase<T> &c, const TriGroup<T> &g, std::size_t p, con
     for (std::size_t i = 0; i < Y.size(); ++i) res2 += bb::abs2(out[i] - alpha * Y[i]);
     scale = bb::absval(alpha) * frob_wide<T>(M) * frob_wide<T>(in);
   }
-  double ratio = to_double(bb::rsqrt(res2)) / (to_double(scale) * r * eps<T>());
-  ASSERT_LE(ratio, residual_limit<T>()) << (c.solve ? "trsm residual" : "trmm forward error");
+  // Rounded once in half precision: one half rounding plus r single ones, a bound a 1 % error
+  // breaks. Otherwise r roundings of the storage precision.
+  const bool once = is_half<T> && rounded_once;
+  const double unit = once ? eps<T>() + (r + 2) * 0x1p-24 : r * eps<T>();
+  const double limit = once ? 4.0 : residual_limit<T>();
+  double ratio = to_double(bb::rsqrt(res2)) / (to_double(scale) * unit);
+  ASSERT_LE(ratio, limit) << (c.solve ? "trsm residual" : "trmm forward error");
 }
 
 }  // namespace conf

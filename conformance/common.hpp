@@ -795,6 +795,20 @@ inline const char *kind_name(QrKind k) {
   return "?";
 }
 
+// X with each element where in(i, j) holds multiplied by 2^e in the wide type: exact while the
+// results stay normal (geqrf's tiny and huge inputs, and their results scaled back).
+template <class T, class In>
+Mat<T> times_pow2(const Mat<T> &X, int e, In in) {
+  const Wide<T> f = Wide<T>(WideReal<T>(std::ldexp(1.0, e)));
+  Mat<T> Y = X;
+  for (int j = 0; j < X.cols; ++j)
+    for (int i = 0; i < X.rows; ++i)
+      if (in(i, j)) Y(i, j) = narrow<T>(wide(X(i, j)) * f);
+  return Y;
+}
+inline bool everywhere(int, int) { return true; }
+inline bool upper_part(int i, int j) { return i <= j; }
+
 template <class T>
 Mat<T> make_qr_input(int m, int n, BLAS_Layout layout, int pad, QrKind kind) {
   Mat<T> a(m, n, layout, pad);

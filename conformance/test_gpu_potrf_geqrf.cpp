@@ -282,9 +282,7 @@ template <class T>
 Problem<T> scaled_qr_problem(int m, int n, BLAS_Layout layout, int pad, int e) {
   Problem<T> pr = qr_problem<T>(m, n, layout, pad, QrKind::boosted);
   pr.scale_exp = e;
-  const Wide<T> f = Wide<T>(WideReal<T>(std::ldexp(1.0, e)));
-  for (int c = 0; c < n; ++c)
-    for (int i = 0; i < m; ++i) pr.A(i, c) = narrow<T>(wide(pr.A(i, c)) * f);
+  pr.A = times_pow2(pr.A, e, everywhere);
   return pr;
 }
 
@@ -416,18 +414,11 @@ std::string check_geqrf_output(const Problem<T> &pr, const Mat<T> &F, const std:
     // H(j) does not change with the scale: v and tau as for the boosted matrix, R times 2^e.
     // Scaled back (exactly), A, R and the reference's R meet the boosted problem's checks,
     // whose norms would over- or underflow at the scale itself.
-    const W back = W(WR(std::ldexp(1.0, -pr.scale_exp)));
-    auto unscale = [&](const Mat<T> &X, bool all) {
-      Mat<T> Y = X;
-      for (int c = 0; c < n; ++c)
-        for (int i = 0; i < m; ++i)
-          if (all || i <= c) Y(i, c) = narrow<T>(wide(X(i, c)) * back);
-      return Y;
-    };
+    const int back = -pr.scale_exp;
     Problem<T> plain = pr;
-    plain.scale_exp = 0, plain.A = unscale(pr.A, true);
-    const Mat<T> ref_back = ref ? unscale(*ref, false) : Mat<T>();
-    return check_geqrf_output(plain, unscale(F, false), tau, ref ? &ref_back : nullptr, ref_tau);
+    plain.scale_exp = 0, plain.A = times_pow2(pr.A, back, everywhere);
+    const Mat<T> ref_back = ref ? times_pow2(*ref, back, upper_part) : Mat<T>();
+    return check_geqrf_output(plain, times_pow2(F, back, upper_part), tau, ref ? &ref_back : nullptr, ref_tau);
   }
   const Mat<T> &A = pr.A;
   for (int c = 0; c < n; ++c)

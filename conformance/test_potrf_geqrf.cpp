@@ -381,9 +381,6 @@ void check_tiny_norm(double tiny) {
 // the boosted problem's checks and match LAPACK's factorization of the same input.
 template <class T>
 void check_scaled_geqrf(int e) {
-  using W = Wide<T>;
-  using WR = WideReal<T>;
-  const W up = W(WR(std::ldexp(1.0, e))), down = W(WR(std::ldexp(1.0, -e)));
   const int shapes[][2] = {{1, 1}, {2, 2}, {3, 3}, {4, 4}, {5, 5}, {8, 8}, {13, 13}, {16, 16}, {24, 24},
                            {32, 32}, {47, 47}, {64, 64}, {40, 7}, {7, 40}, {20, 9}, {9, 20}};
   for (BLAS_Layout layout : {BLAS_ColMajor, BLAS_RowMajor})
@@ -392,9 +389,7 @@ void check_scaled_geqrf(int e) {
       SCOPED_TRACE(std::string(traits<T>::name()) + " 2^" + std::to_string(e) + " " + shape(m, n) + " " +
                    layout_name(layout));
       const Mat<T> B = make_qr_input<T>(m, n, layout, ld_pad, QrKind::boosted);
-      Mat<T> A = B;
-      for (int c = 0; c < n; ++c)
-        for (int i = 0; i < m; ++i) A(i, c) = narrow<T>(wide(B(i, c)) * up);
+      const Mat<T> A = times_pow2(B, e, everywhere);
       auto factor = [&](const char *backend, std::vector<T> &tau) {
         BackendScope scope(backend);
         Mat<T> F = A;
@@ -404,9 +399,7 @@ void check_scaled_geqrf(int e) {
         int info = -99;
         EXPECT_EQ(Api<T>::geqrf(layout, &m, &n, &pa, &F.ld, &pt, 1, &one_problem, &info), 0);
         EXPECT_EQ(info, 0);
-        for (int c = 0; c < n; ++c)  // R scaled back (v and tau do not scale)
-          for (int i = 0; i <= std::min(c, m - 1); ++i) F(i, c) = narrow<T>(wide(F(i, c)) * down);
-        return F;
+        return times_pow2(F, -e, upper_part);  // R scaled back (v and tau do not scale)
       };
       std::vector<T> tau, tau_ref;
       const Mat<T> F = factor("native", tau), Fref = factor("reference", tau_ref);

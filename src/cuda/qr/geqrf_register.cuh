@@ -1,9 +1,10 @@
 // geqrf for m, n <= K (K = 8, 16, 32) with the matrix in registers: K threads per problem,
 // thread c holding column c; 32 / K problems per warp, no block barrier. Each problem owns an
-// area of shared memory (K columns of K + 1) whose column j ends up holding reflector j. At step j thread j
-// puts its column there; the K threads then build the reflector together (one element each,
-// the norm a sum across them, larfg's scalars computed by all alike, so no thread waits for
-// one that works alone) and leave v in place; every later column applies H^H to itself.
+// area of shared memory (K columns of K + 1) whose column j ends up holding reflector j. At
+// step j thread j puts its column there; the K threads then build the reflector together (one
+// element each, the norm a sum across them, larfg's scalars computed by all alike, so no
+// thread waits for one that works alone) and leave v in place; every later column applies H^H
+// to itself.
 #pragma once
 #include "../factor_common.cuh"
 #include "larfg.cuh"

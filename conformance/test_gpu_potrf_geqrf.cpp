@@ -1465,6 +1465,41 @@ TYPED_TEST(GpuGeqrf, TinyAndHugeMatrices) {
     }
 }
 
+// ---- 3b. an infinite entry below the diagonal of column 0 -------------------------------------
+// LAPACK's xlarfg: ||x|| and xlapy3 give +Inf, so R(0, 0) = beta = -sign(Re alpha) Inf exactly
+// (tau is then NaN). A scaled norm that divides by an infinite maximum gives NaN instead.
+TYPED_TEST(GpuGeqrf, InfiniteEntryGivesInfiniteBeta) {
+  using T = typename TypeParam::type;
+  using R = typename traits<T>::real;
+  using Shape = std::pair<int, int>;
+  const std::vector<Shape> unblocked = {{2, 2},   {3, 3},   {4, 4}, {6, 5},   {8, 8},  {12, 12},
+                                        {16, 16}, {20, 20}, {24, 24}, {32, 32}, {32, 5}, {45, 45}};
+  const std::vector<Shape> blocked = {{72, 72}, {130, 48}};
+  for (BLAS_Layout layout : kLayouts)
+    for (const auto &shapes : {unblocked, blocked}) {
+      Run<T> run(Routine::geqrf, layout, "an infinite entry");
+      for (auto [m, n] : shapes)
+        run.add(m, n, 3, [=](const auto &, int pad, int i) {
+          Problem<T> pr = qr_problem<T>(m, n, layout, pad, QrKind::plain);
+          pr.A(1 + i % (m - 1), 0) = T(R(i == 1 ? -INFINITY : INFINITY));
+          return pr;
+        });
+      run.upload();
+      CallOpts o;
+      run.call(o);
+      run.download();
+      for (int p = 0; p < run.total(); ++p) {
+        const Problem<T> &pr = run.problem(p);
+        const auto alpha = wide(pr.A(0, 0)), beta = wide(run.output(p)(0, 0));
+        const double want = bb::real(alpha) >= 0 ? -INFINITY : INFINITY;
+        EXPECT_TRUE(bb::real(beta) == want && bb::imag(beta) == 0)
+            << shape(pr.m, pr.n) << ", problem " << p << ": R(0, 0) = (" << double(bb::real(beta)) << ", "
+            << double(bb::imag(beta)) << "), want " << want;
+      }
+      if (::testing::Test::HasFailure()) return;
+    }
+}
+
 // ---- 3. more problems than a grid dimension holds -----------------------------------------------
 TYPED_TEST(GpuGeqrf, MoreThan65535Problems) {
   using T = typename TypeParam::type;

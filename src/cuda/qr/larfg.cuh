@@ -24,7 +24,7 @@ template <class R>
 __device__ __forceinline__ R norm3(R a, R b, R c) {
   a = fabs(a), b = fabs(b), c = fabs(c);
   const R w = fmax(a, fmax(b, c));
-  if (w == R(0) || w != w) return a + b + c;
+  if (w == R(0) || !isfinite(w)) return a + b + c;  // Inf stays Inf (w / w would be NaN)
   return w * sqrt_of((a / w) * (a / w) + (b / w) * (b / w) + (c / w) * (c / w));
 }
 
@@ -61,10 +61,10 @@ __device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each, const Over
   R ar = real_of(alpha), ai = imag_of(alpha);
   // The host path's sign rule (-0 counts as positive).
   auto signed_norm = [](R norm, R re) { return re >= R(0) ? -norm : norm; };
-  // ||(alpha, x)||: with a plain sum and a finite |alpha|^2 one square root; else xlapy3's
-  // scaled form (three divisions and a square root on the path of every step).
-  const R whole = ar * ar + ai * ai + ssq;
-  R beta = signed_norm(plain && isfinite(whole) ? sqrt_of(whole) : norm3(ar, ai, plain ? sqrt_of(ssq) : xnorm), ar);
+  // ||(alpha, x)||: where neither |alpha|^2 nor the sum leaves the plain range, one square root
+  // (the host kernels' condition); else xlapy3's scaled form (three divisions and a root).
+  const R alpha2 = ar * ar + ai * ai;
+  R beta = signed_norm(plain && alpha2 <= R(1) / safmin ? sqrt_of(alpha2 + ssq) : norm3(ar, ai, plain ? sqrt_of(ssq) : xnorm), ar);
   int knt = 0;
   if (fabs(beta) < safmin) {  // beta may be inaccurate: scale x and recompute (xlarfg)
     const R rsafmn = R(1) / safmin;

@@ -107,6 +107,16 @@ void with_register_side(int side, F &&f) {
   }
 }
 
+// f(std::integral_constant<int, side>) for a side among Sides (a register kernel family whose
+// sides are not all powers of two).
+template <int... Sides, class F>
+void with_side_among(int side, F &&f) {
+  ((side == Sides ? (f(std::integral_constant<int, Sides>{}), 0) : 0), ...);
+}
+// Lanes a register kernel gives one problem of side K: K rounded up to a power of two (a side
+// of 24 takes a warp, its last 8 lanes holding nothing).
+template <int K> constexpr int kRegisterLanes = K <= 1 ? 1 : 2 * kRegisterLanes<(K + 1) / 2>;
+
 // Bytes of precision p's compute type (half works in float).
 inline int compute_bytes(DevPrec p) {
   return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });

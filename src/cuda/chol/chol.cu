@@ -113,7 +113,7 @@ int chol_launch_typed(Session &s, int config, const FactorRun *table_host, const
   }
   if (chol_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
-    with_register_side<2, kCholRegisterMax>(chol_register_side(config), [&](auto side) {
+    with_side_among<2, 4, 8, 16, 24, 32>(chol_register_side(config), [&](auto side) {
       const int64_t blocks = (units + kCholRegisterWarps - 1) / kCholRegisterWarps;
       st = launch_kernel(s, potrf_register<S, decltype(side)::value>, L, 32 * kCholRegisterWarps, blocks, 0);
     });

@@ -7,13 +7,13 @@
 namespace bb::cuda {
 
 // kCholRegister<K>: n <= K, K threads per problem (a row or a column each), 32 / K problems per
-// warp. kCholRows64: 32 < n <= 64 in r16 and r32, one problem per warp, two rows per thread (96
+// warp (K = 24: a warp, its last 8 lanes idle). kCholRows64: 32 < n <= 64 in r16 and r32, one problem per warp, two rows per thread (96
 // values in registers: r64 and the complex precisions would spill, so they take the block
 // kernels).
 // kCholShared<tier>: one block per problem, the triangle staged in a shared-memory area of the
 // tier's capacity (factor_run.hpp). kCholGlobal: the same algorithm in place in global memory.
 enum CholConfig : int {
-  kCholRegister2, kCholRegister4, kCholRegister8, kCholRegister16, kCholRegister32, kCholRows64,
+  kCholRegister2, kCholRegister4, kCholRegister8, kCholRegister16, kCholRegister24, kCholRegister32, kCholRows64,
   kCholFirstShared,
   kCholGlobal = kCholFirstShared + kFactorSharedTiers,
   kCholDiag,  // the blocked algorithm's diagonal blocks (potrf_diag.cuh); never planned per run
@@ -31,7 +31,12 @@ constexpr int kCholRegisterWarps = 4;  // warps per block of the register kernel
 // Columns per panel of the block kernels: the panel's diagonal block is one warp's serial work
 // while the block waits, so narrower than a warp.
 constexpr int kCholPanel = 16;
-constexpr int chol_register_side(int config) { return 2 << config; }  // kCholRows64 included
+// Side 24 (orders 17..24: FEM's 8-node hexahedra with 3 unknowns a node) runs 24 rows in a
+// warp of 32 lanes: a quarter less work per step and fewer registers than side 32.
+constexpr int chol_register_side(int config) {  // kCholRows64 included
+  return config == kCholRegister24 ? 24 : config < kCholRegister24 ? 2 << config : 2 << (config - 1);
+}
+constexpr int chol_register_lanes(int side) { return side <= 2 ? side : 2 * chol_register_lanes((side + 1) / 2); }
 
 constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
@@ -62,6 +67,8 @@ constexpr int chol_block_width(DevPrec p, int n) {
   return n <= narrow_up_to ? 16 : 32;
 }
 constexpr int chol_diag_side(int block) { return block <= 16 ? 16 : 32; }
-constexpr int chol_problems_per_warp(int config) { return config == kCholRows64 ? 1 : 32 / chol_register_side(config); }
+constexpr int chol_problems_per_warp(int config) {
+  return config == kCholRows64 ? 1 : 32 / chol_register_lanes(chol_register_side(config));
+}
 
 }  // namespace bb::cuda

@@ -1,8 +1,9 @@
-// potrf for n <= K (K = 2, 4, ..., 32) with the factor in registers: K threads per problem,
-// each holding a row or a column of L (L = U^H for uplo Upper, read and written through the
-// conjugate transpose, so both touch only their own triangle), whichever makes the loads
-// coalesced; 32 / K problems per warp, no block barrier. Right-looking: at step j the column j
-// is finished and handed to the others through shared memory, and the rest updates itself.
+// potrf for n <= K (K = 2, 4, 8, 16, 24, 32) with the factor in registers: K threads per
+// problem (24 in a warp of its own), each holding a row or a column of L (L = U^H for uplo
+// Upper, read and written through the conjugate transpose, so both touch only their own
+// triangle), whichever makes the loads coalesced; 32 / K problems per warp, no block barrier.
+// Right-looking: at step j the column j is finished and handed to the others through shared
+// memory, and the rest updates itself.
 // No shuffles but one per step (the diagonal, which every thread checks for failure).
 #pragma once
 #include "chol_step.cuh"
@@ -36,7 +37,7 @@ __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_
       r[j] = from_real<CT>(d);
     }
     __syncwarp();
-    if (!info && c > j) {
+    if (!info && c > j && c < K) {
       const CT l = conj(column[c]);
 #pragma unroll
       for (int i = j + 1; i < K; ++i) r[i] = msub(r[i], column[i], l);
@@ -69,12 +70,12 @@ __device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lan
         r[j] = from_real<CT>(piv.root);
         if (rdiag) rdiag[j] = piv.inverse_root;
       }
-      if (t > j) r[j] = scale_by(r[j], piv.inverse_root), column[t] = r[j];
+      if (t > j && t < K) r[j] = scale_by(r[j], piv.inverse_root), column[t] = r[j];
     } else if (t == j && info == j + 1) {
       r[j] = from_real<CT>(d);
     }
     __syncwarp();
-    if (!info && t > j) {
+    if (!info && t > j && t < K) {
       const CT l = r[j];
 #pragma unroll
       for (int c = j + 1; c < K; ++c) r[c] = msub(r[c], l, conj(column[c]));
@@ -88,10 +89,11 @@ template <class S, int K>
 __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int WPB = kCholRegisterWarps, PPW = 32 / K;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, c = lane % K;
+  // Lanes >= K of a problem (side 24) hold nothing and take no part past the shuffles.
+  constexpr int Lanes = kRegisterLanes<K>, WPB = kCholRegisterWarps, PPW = 32 / Lanes;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / Lanes, c = lane % Lanes;
   __shared__ __align__(16) CT columns[WPB][32];
-  CT *column = columns[warp] + q * K;
+  CT *column = columns[warp] + q * Lanes;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -107,7 +109,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
 #pragma unroll
       for (int j = 0; j < K; ++j)
         r[j] = mine && j <= t ? conj_if(upper, widen(a[factor_index(G, t, j)])) : from_real<CT>(R(0));
-      const int info = chol_rows<K>(r, n, t, q * K, column);
+      const int info = chol_rows<K>(r, n, t, q * Lanes, column);
       if (mine)
 #pragma unroll
         for (int j = 0; j < K; ++j)
@@ -120,7 +122,7 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
 #pragma unroll
     for (int i = 0; i < K; ++i)
       r[i] = mine && i >= c && i < n ? conj_if(upper, widen(a[factor_index(G, i, c)])) : from_real<CT>(R(0));
-    const int info = chol_columns<K>(r, n, c, q * K, column);
+    const int info = chol_columns<K>(r, n, c, q * Lanes, column);
     // Columns after a failure stay as they were (the host path's choice).
     if (mine && (!info || c < info))
 #pragma unroll

@@ -1,10 +1,10 @@
-// geqrf for m, n <= K (K = 8, 16, 32) with the matrix in registers: K threads per problem,
-// thread c holding column c; 32 / K problems per warp, no block barrier. Each problem owns an
-// area of shared memory (K columns of K + 1) whose column j ends up holding reflector j. At
-// step j thread j puts its column there; the K threads then build the reflector together (one
-// element each, the norm a sum across them, larfg's scalars computed by all alike, so no
-// thread waits for one that works alone) and leave v in place; every later column applies H^H
-// to itself.
+// geqrf for m, n <= K (K = 8, 16, 24, 32) with the matrix in registers: K threads per problem
+// (24 in a warp of its own), thread c holding column c; 32 / K problems per warp, no block
+// barrier. Each problem owns an area of shared memory (K columns of K + 1) whose column j ends
+// up holding reflector j. At step j thread j puts its column there; the K threads then build
+// the reflector together (one element each, the norm a sum across them, larfg's scalars
+// computed by all alike, so no thread waits for one that works alone) and leave v in place;
+// every later column applies H^H to itself.
 #pragma once
 #include "../factor_common.cuh"
 #include "larfg.cuh"
@@ -37,19 +37,20 @@ template <int K> constexpr int kQrReflectorLd = K + 1;
 template <int K> constexpr int kQrReflectorArea = K * (K + 1) + 1;
 template <class S, int K>
 constexpr int geqrf_register_shared_bytes() {
-  return kQrRegisterWarps * (32 / K) * kQrReflectorArea<K> * int(sizeof(typename dev<S>::C));
+  return kQrRegisterWarps * (32 / kRegisterLanes<K>) * kQrReflectorArea<K> * int(sizeof(typename dev<S>::C));
 }
 
 template <class S, int K>
 __global__ void __launch_bounds__(32 * kQrRegisterWarps) geqrf_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int WPB = kQrRegisterWarps, PPW = 32 / K, LDV = kQrReflectorLd<K>;
+  // Lanes >= K of a problem (side 24) hold no column: zeros in the norm's sums, nothing else.
+  constexpr int Lanes = kRegisterLanes<K>, WPB = kQrRegisterWarps, PPW = 32 / Lanes, LDV = kQrReflectorLd<K>;
   // Steps run in chunks with compile-time bounds [J0, J1): the rows above J0 are left out
   // without a predicate. Up to kQrUnrolledMaxSide every step is its own chunk.
   constexpr int Chunk = K <= kQrUnrolledMaxSide ? 1 : kQrStepChunk<S>;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, c = lane % K;
-  const ProblemLanes<K> lanes{K == 32 ? ~0u : ((1u << K) - 1) << (q * K)};
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / Lanes, c = lane % Lanes;
+  const ProblemLanes<Lanes> lanes{Lanes == 32 ? ~0u : ((1u << Lanes) - 1) << (q * Lanes)};
   extern __shared__ __align__(16) unsigned char qr_register_area[];
   CT *const V = reinterpret_cast<CT *>(qr_register_area) + (warp * PPW + q) * kQrReflectorArea<K>;
   const CT one = from_real<CT>(R(1)), zero = from_real<CT>(R(0));

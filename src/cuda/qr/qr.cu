@@ -40,7 +40,7 @@ int qr_launch_typed(Session &s, int config, const FactorRun *table_host, const F
   if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
   if (qr_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
-    with_register_side<2, kQrRegisterMax>(qr_register_side(config), [&](auto side) {
+    with_side_among<2, 4, 8, 16, 24, 32>(qr_register_side(config), [&](auto side) {
       constexpr int K = decltype(side)::value, WPB = K <= kQrThreadMaxSide ? kQrThreadWarps : kQrRegisterWarps;
       const int64_t blocks = (units + WPB - 1) / WPB;
       if constexpr (K <= kQrThreadMaxSide)

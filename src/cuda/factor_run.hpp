@@ -84,6 +84,9 @@ constexpr bool factor_blocked_run(int64_t problems, int64_t chunk_runs) {
 
 // Runs that travel in a launch's parameters (more go in a table in device memory).
 constexpr int kFactorInlineRuns = 8;
+// Lanes a register kernel gives one problem of side K (potrf, geqrf): K rounded up to a power of
+// two; a side of 24 takes a warp, its last 8 lanes holding nothing.
+constexpr int register_lanes(int side) { return side <= 2 ? side : 2 * register_lanes((side + 1) / 2); }
 
 // One-block-per-problem kernels stage a matrix in shared memory in tiers of capacity side^2
 // elements of the compute type (one kernel configuration each), up to what a block may have.

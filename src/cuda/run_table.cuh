@@ -113,9 +113,7 @@ template <int... Sides, class F>
 void with_side_among(int side, F &&f) {
   ((side == Sides ? (f(std::integral_constant<int, Sides>{}), 0) : 0), ...);
 }
-// Lanes a register kernel gives one problem of side K: K rounded up to a power of two (a side
-// of 24 takes a warp, its last 8 lanes holding nothing).
-template <int K> constexpr int kRegisterLanes = K <= 1 ? 1 : 2 * kRegisterLanes<(K + 1) / 2>;
+template <int K> constexpr int kRegisterLanes = register_lanes(K);  // factor_run.hpp
 
 // Bytes of precision p's compute type (half works in float).
 inline int compute_bytes(DevPrec p) {

@@ -7,8 +7,9 @@
 namespace bb::cuda {
 
 // kCholRegister<K>: n <= K, K threads per problem (a row or a column each), 32 / K problems per
-// warp (K = 24: a warp, its last 8 lanes idle). kCholRows64: 32 < n <= 64 in r16 and r32, one problem per warp, two rows per thread (96
-// values in registers: r64 and the complex precisions would spill, so they take the block
+// warp (K = 24: a warp, its last 8 lanes idle). kCholRows64: 32 < n <= 64 in r16 and r32, one
+// problem per warp, two rows per thread (96 values in registers: r64 and the complex
+// precisions would spill, so they take the block
 // kernels).
 // kCholShared<tier>: one block per problem, the triangle staged in a shared-memory area of the
 // tier's capacity (factor_run.hpp). kCholGlobal: the same algorithm in place in global memory.
@@ -19,7 +20,6 @@ enum CholConfig : int {
   kCholDiag,  // the blocked algorithm's diagonal blocks (potrf_diag.cuh); never planned per run
   kCholConfigs
 };
-constexpr int kCholRegisterMax = 32;
 // A step's 1 / sqrt(d) (CholPivot in chol_step.cuh) by rsqrt, beside the square root, or by a
 // division after it. Measured on the H100 (register kernels, kernel % of bandwidth with
 // rsqrt / division, device pointer arrays): r32 at n = 16 37.9 / 36.2, at 32 34.4 / 30.6; c32
@@ -36,7 +36,7 @@ constexpr int kCholPanel = 16;
 constexpr int chol_register_side(int config) {  // kCholRows64 included
   return config == kCholRegister24 ? 24 : config < kCholRegister24 ? 2 << config : 2 << (config - 1);
 }
-constexpr int chol_register_lanes(int side) { return side <= 2 ? side : 2 * chol_register_lanes((side + 1) / 2); }
+
 
 constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
@@ -68,7 +68,7 @@ constexpr int chol_block_width(DevPrec p, int n) {
 }
 constexpr int chol_diag_side(int block) { return block <= 16 ? 16 : 32; }
 constexpr int chol_problems_per_warp(int config) {
-  return config == kCholRows64 ? 1 : 32 / chol_register_lanes(chol_register_side(config));
+  return config == kCholRows64 ? 1 : 32 / register_lanes(chol_register_side(config));
 }
 
 }  // namespace bb::cuda

@@ -12,7 +12,8 @@ namespace bb::cuda {
 
 // The factorization of one problem's n x n matrix (n <= K) by its K lanes: lane c holds column
 // c of L (rows c..K-1 meaningful, zeros below n), `first_lane` is the problem's lane 0,
-// `column` K elements of shared memory of its own. Every lane returns info.
+// `column` K elements of shared memory of its own. Every lane returns info. Lanes from K on
+// (side 24 in a warp of 32) hold zeros, take the shuffles and nothing else.
 template <int K, class CT>
 __device__ __forceinline__ int chol_columns(CT (&r)[K], int n, int c, int first_lane, CT *column) {
   using R = real_t<CT>;

@@ -12,9 +12,9 @@
 
 namespace bb::cuda {
 
-// The K lanes of one problem inside a warp: larfg's sums and maxima across them (a butterfly,
-// so every lane gets the same bits). The mask names only these lanes: the problems of a warp
-// may take different branches of larfg.
+// The lanes of one problem inside a warp (K rounded up to a power of two; those from K on hold
+// zeros): larfg's sums and maxima across them (a butterfly, so every lane gets the same bits).
+// The mask names only these lanes: the problems of a warp may take different branches of larfg.
 template <int K>
 struct ProblemLanes {
   unsigned mask;

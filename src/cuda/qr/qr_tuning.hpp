@@ -6,7 +6,8 @@
 
 namespace bb::cuda {
 
-// kQrRegister<K>: m, n <= K, K threads per problem (one column each), 32 / K problems per warp;
+// kQrRegister<K>: m, n <= K, K threads per problem (one column each), 32 / K problems per warp
+// (K = 24: a warp, its last 8 lanes idle);
 // for K <= kQrThreadMaxSide one thread per problem, 32 per warp (geqrf_thread.cuh).
 // kQrShared<tier>: one block per problem, the matrix staged in a shared-memory area of the
 // tier's capacity (factor_run.hpp). kQrGlobal: the same algorithm in place in global memory.
@@ -44,15 +45,17 @@ constexpr int kQrUnrolledMaxSide = 8;
 constexpr int kQrStagedMaxSide = 8;
 template <class S> constexpr int kQrStepChunk = std::is_same_v<S, double> ? 4 : 8;
 // Side 24 (orders 17..24: FEM's 8-node hexahedra with 3 unknowns a node) runs 24 rows in a
-// warp of 32 lanes: a quarter fewer rows per step and fewer registers than side 32.
+// warp of 32 lanes: a quarter fewer rows per step and fewer registers than side 32. (The
+// n = 24 rows measured for kQrStepChunk and kQrStagedMaxSide ran the side-32 kernel; side 24's
+// chunk is not measured yet.)
 constexpr int qr_register_side(int config) { return config == kQrRegister24 ? 24 : config < kQrRegister24 ? 2 << config : 32; }
-constexpr int qr_register_lanes(int side) { return side <= 2 ? side : 2 * qr_register_lanes((side + 1) / 2); }
+
 constexpr bool qr_is_register(int config) { return config >= 0 && config < kQrFirstShared; }
 constexpr int qr_warps_per_block(int config) {
   return qr_register_side(config) <= kQrThreadMaxSide ? kQrThreadWarps : kQrRegisterWarps;
 }
 constexpr int qr_problems_per_warp(int config) {
-  return qr_register_side(config) <= kQrThreadMaxSide ? 32 : 32 / qr_register_lanes(qr_register_side(config));
+  return qr_register_side(config) <= kQrThreadMaxSide ? 32 : 32 / register_lanes(qr_register_side(config));
 }
 constexpr bool qr_is_shared(int config) { return config >= kQrFirstShared && config < kQrGlobal; }
 

@@ -11,6 +11,7 @@
 namespace bb::cuda {
 
 using FactorLaunch = RunLaunch<FactorRun, kFactorInlineRuns>;
+template <int K> constexpr int kRegisterLanes = register_lanes(K);  // factor_run.hpp
 
 template <class S>
 struct StagedMatrix {

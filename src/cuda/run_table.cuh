@@ -113,7 +113,6 @@ template <int... Sides, class F>
 void with_side_among(int side, F &&f) {
   ((side == Sides ? (f(std::integral_constant<int, Sides>{}), 0) : 0), ...);
 }
-template <int K> constexpr int kRegisterLanes = register_lanes(K);  // factor_run.hpp
 
 // Bytes of precision p's compute type (half works in float).
 inline int compute_bytes(DevPrec p) {

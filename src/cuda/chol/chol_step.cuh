@@ -18,6 +18,33 @@ __device__ __forceinline__ int64_t factor_index(const FactorRun &G, int i, int j
   return i * rs + j * cs;
 }
 
+// A lane's row or column of a problem's matrix in the caller's memory: element k at line[k], one
+// multiply-add from a base and a step held in registers. Reading the run (G) again per element
+// costs two loads and a dozen instructions an element, and the stores' reloads were a third of
+// potrf's instructions at n = 8. `forget()` before the stores hides base and step from the
+// compiler, so it recomputes each store's address rather than keeping every load's address
+// alive until then (r64 potrf at K = 32 would hold 166 registers a thread).
+template <class S>
+struct FactorLine {
+  S *base;
+  int64_t step;
+  __device__ __forceinline__ S &operator[](int k) const { return base[k * step]; }
+  __device__ __forceinline__ void forget() {
+    auto b = reinterpret_cast<uint64_t>(base);
+    asm volatile("" : "+l"(b), "+l"(step));
+    base = reinterpret_cast<S *>(b);
+  }
+};
+
+// Lane `lane`'s line of L (its row of L, or its column) in the caller's matrix, base and step
+// read from G once (FactorLine).
+template <class S>
+__device__ __forceinline__ FactorLine<S> factor_line(const FactorRun &G, S *a, int lane, bool row_of_l) {
+  const bool rows_contiguous = G.lower != G.row_major;
+  const int64_t ld = G.A.ld, rs = rows_contiguous ? 1 : ld, cs = rows_contiguous ? ld : 1;
+  return {a + lane * (row_of_l ? rs : cs), row_of_l ? cs : rs};
+}
+
 // A step's pivot d > 0: L(j, j) = sqrt(d) and the column's scale 1 / sqrt(d), the scale either by
 // rsqrt beside the square root (1 ulp in double, 2 in single, against LAPACK's 1 / sqrt(d)
 // rounded twice) or by a division after it (chol_pivot_by_rsqrt). 1 / sqrt(Inf) = 0 either way,

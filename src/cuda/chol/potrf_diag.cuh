@@ -31,10 +31,11 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
     const bool mine = a && c < n;
     // Lane c: row c of the block (r[j] = L(c, j), j <= c) or its column c (r[i] = L(i, c), i >= c).
     CT r[K];
+    FactorLine<S> line = factor_line(G, a, c, rows);
 #pragma unroll
     for (int j = 0; j < K; ++j) {
       const bool held = mine && (rows ? j <= c : j >= c && j < n);
-      r[j] = held ? conj_if(upper, widen(a[rows ? factor_index(G, c, j) : factor_index(G, j, c)])) : from_real<CT>(R(0));
+      r[j] = held ? conj_if(upper, widen(line[j])) : from_real<CT>(R(0));
     }
     for (int l0 = 0; l0 < at; l0 += C) {  // at is the warp's: the barriers below are safe
 #pragma unroll
@@ -64,12 +65,13 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
     else info = chol_columns<K>(r, n, c, q * K, column);
     // Columns after a failure stay as they were (with the left part not taken off: SPEC.md
     // leaves a failed problem's triangle unspecified).
+    line.forget();
     if (mine)
 #pragma unroll
       for (int j = 0; j < K; ++j) {
         const bool held = rows ? j <= c : j >= c && j < n;
         const bool done = !info || (rows ? j : c) < info;
-        if (held && done) a[rows ? factor_index(G, c, j) : factor_index(G, j, c)] = narrow<S>(conj_if(upper, r[j]));
+        if (held && done) line[j] = narrow<S>(conj_if(upper, r[j]));
       }
     // Codes count from the matrix's first column and go only where none is yet (an earlier
     // block's, or a NULL problem's -k on device pointer arrays).

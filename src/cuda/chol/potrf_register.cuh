@@ -105,16 +105,19 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
     CT r[K];
     // Lanes take rows of L where that makes the loads coalesced, else columns (SPEC's layouts
     // and both uplo: L(i, j) sits at A(i, j) or at A(j, i), row- or column-major).
-    if (G.lower != G.row_major) {
+    const bool by_rows = G.lower != G.row_major;
+    FactorLine<S> line = factor_line(G, a, c, by_rows);
+    if (by_rows) {
       const int t = c;
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        r[j] = mine && j <= t ? conj_if(upper, widen(a[factor_index(G, t, j)])) : from_real<CT>(R(0));
+        r[j] = mine && j <= t ? conj_if(upper, widen(line[j])) : from_real<CT>(R(0));
       const int info = chol_rows<K>(r, n, t, q * Lanes, column);
+      line.forget();
       if (mine)
 #pragma unroll
         for (int j = 0; j < K; ++j)
-          if (j <= t && (!info || j < info)) a[factor_index(G, t, j)] = narrow<S>(conj_if(upper, r[j]));
+          if (j <= t && (!info || j < info)) line[j] = narrow<S>(conj_if(upper, r[j]));
       if (a && t == 0) {
         write_info(G, p, info);
       }
@@ -122,13 +125,14 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
     }
 #pragma unroll
     for (int i = 0; i < K; ++i)
-      r[i] = mine && i >= c && i < n ? conj_if(upper, widen(a[factor_index(G, i, c)])) : from_real<CT>(R(0));
+      r[i] = mine && i >= c && i < n ? conj_if(upper, widen(line[i])) : from_real<CT>(R(0));
     const int info = chol_columns<K>(r, n, c, q * Lanes, column);
+    line.forget();
     // Columns after a failure stay as they were (the host path's choice).
     if (mine && (!info || c < info))
 #pragma unroll
       for (int i = 0; i < K; ++i)
-        if (i >= c && i < n) a[factor_index(G, i, c)] = narrow<S>(conj_if(upper, r[i]));
+        if (i >= c && i < n) line[i] = narrow<S>(conj_if(upper, r[i]));
     if (a && c == 0) {
       write_info(G, p, info);
     }
@@ -152,10 +156,11 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_rows64(const __
     S *a = p < G.problems ? operand_at<S>(G.A, p) : nullptr;
     const bool has0 = a && t0 < n, has1 = a && t1 < n;
     R r0[H], r1[K];
+    FactorLine<S> line0 = factor_line(G, a, t0, true), line1 = factor_line(G, a, t1, true);
 #pragma unroll
-    for (int j = 0; j < H; ++j) r0[j] = has0 && j <= t0 ? widen(a[factor_index(G, t0, j)]) : R(0);
+    for (int j = 0; j < H; ++j) r0[j] = has0 && j <= t0 ? widen(line0[j]) : R(0);
 #pragma unroll
-    for (int j = 0; j < K; ++j) r1[j] = has1 && j <= t1 ? widen(a[factor_index(G, t1, j)]) : R(0);
+    for (int j = 0; j < K; ++j) r1[j] = has1 && j <= t1 ? widen(line1[j]) : R(0);
     int info = 0;
 #pragma unroll
     for (int j = 0; j < K; ++j) {
@@ -190,12 +195,13 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_rows64(const __
       __syncwarp();  // the next step's column overwrites this one
     }
     // Columns after a failure stay as they were (the host path's choice).
+    line0.forget(), line1.forget();
 #pragma unroll
     for (int j = 0; j < H; ++j)
-      if (has0 && j <= t0 && (!info || j < info)) a[factor_index(G, t0, j)] = narrow<S>(r0[j]);
+      if (has0 && j <= t0 && (!info || j < info)) line0[j] = narrow<S>(r0[j]);
 #pragma unroll
     for (int j = 0; j < K; ++j)
-      if (has1 && j <= t1 && (!info || j < info)) a[factor_index(G, t1, j)] = narrow<S>(r1[j]);
+      if (has1 && j <= t1 && (!info || j < info)) line1[j] = narrow<S>(r1[j]);
     if (a && t0 == 0) {
       write_info(G, p, info);
     }

@@ -1,7 +1,7 @@
 // The extensions of SPEC.md section 9 on the GPU, through the public C API only: pointer arrays
 // and info in device memory (9.2), the non-blocking switch, user streams and CUDA graph capture
 // (9.3), with strided batches (9.1) as the other addressing that needs no host pointer arrays.
-// gemm only: it is the one routine with a device path.
+// gemm throughout; potrf for the non-blocking and captured calls of a routine with numerical codes.
 // Every result is compared element by element with a host computation in double (binary128 for
 // r128) under a componentwise error bound; every byte a call may not write (A, B, padding, the
 // gaps between matrices, the C of skipped problems, the pointer arrays) is compared bit for bit;
@@ -10,6 +10,9 @@
 #include "gpu_common.hpp"
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
 #include <chrono>
 #include <functional>
 #include <cstdio>
@@ -1047,6 +1050,155 @@ TEST_F(GpuExtensions, GraphCaptureAndReplay) {
                                 Place::strided);
     Info info(D, b.total());
     capture_and_replay(b, info, stream.s, [&b](int *i) { return b.call_strided(i); }, "strided c32");
+  }
+}
+
+// ---- 6b. potrf: non-blocking and captured with info in device memory -----------------------
+// A synchronous potrf counts its failed minors into the return value; with info in device memory
+// a non-blocking call leaves the codes there and returns the argument errors only (0 here), and
+// can be captured (SPEC.md 9.3). With info NULL it stays synchronous. Strided r64 Lower,
+// column-major: diagonally dominant symmetric matrices, every seventh with A(k, k) = -1 for a
+// random k, which gives info = k + 1 exactly (the leading minors of order <= k are dominant,
+// the k-th pivot is below -1). The upper triangle holds NaN and must stay untouched; a factor
+// must reproduce its matrix, ||A - L L^T|| <= 8 n eps ||A||.
+class CholBatch {
+ public:
+  CholBatch(int n, int count)
+      : n_(n), count_(count), input_(std::size_t(n) * n * count), dev_(D, input_.size() * sizeof(double)),
+        staging_(P, input_.size() * sizeof(double)) {
+    randomize();
+  }
+  int n() const { return n_; }
+  int count() const { return count_; }
+  double *ptr() const { return reinterpret_cast<double *>(dev_.get()); }
+  int64_t stride() const { return int64_t(n_) * n_; }
+  int failures() const { return int(count_ - std::count(want_.begin(), want_.end(), 0)); }
+  int call(int *info) const {
+    return BLAS_potrf_batched_strided_r64(BLAS_ColMajor, BLAS_Lower, n_, ptr(), n_, stride(), count_, info);
+  }
+  void randomize() {
+    want_.assign(std::size_t(count_), 0);
+    for (int p = 0; p < count_; ++p) {
+      double *a = &input_[std::size_t(p) * stride()];
+      for (int j = 0; j < n_; ++j)
+        for (int i = 0; i < n_; ++i) a[i + j * n_] = i < j ? double(NAN) : i == j ? 2.0 * n_ : uniform_nonzero();
+      if (p % 7 == 3) {
+        const int k = random_int(0, n_ - 1);
+        a[k + k * n_] = -1.0;
+        want_[p] = k + 1;
+      }
+    }
+  }
+  void upload() { dev_.write(0, input_.data(), input_.size() * sizeof(double)); }
+  // Poison, a host sleep, then the inputs, all on stream s: a call that waits for s returns
+  // only after the sleep.
+  void upload_behind_delay(cudaStream_t s) {
+    std::memcpy(staging_.get(), input_.data(), input_.size() * sizeof(double));
+    CHECK_CUDA(cudaMemsetAsync(dev_.get(), 0xFF, dev_.bytes(), s));
+    CHECK_CUDA(cudaLaunchHostFunc(s, sleep_ms, reinterpret_cast<void *>(intptr_t(kDelayMs))));
+    CHECK_CUDA(cudaMemcpyAsync(dev_.get(), staging_.get(), dev_.bytes(), cudaMemcpyHostToDevice, s));
+  }
+  bool untouched() const {
+    std::vector<double> out(input_.size());
+    dev_.read(0, out.data(), out.size() * sizeof(double));
+    return std::memcmp(out.data(), input_.data(), out.size() * sizeof(double)) == 0;
+  }
+  // info as expected, the upper triangles bit for bit, every factor reproducing its matrix.
+  void verify(const std::vector<int> &info) const {
+    std::vector<double> out(input_.size());
+    dev_.read(0, out.data(), out.size() * sizeof(double));
+    int bad = 0;
+    for (int p = 0; p < count_ && bad < 5; ++p) {
+      const double *a = &input_[std::size_t(p) * stride()], *l = &out[std::size_t(p) * stride()];
+      if (info[p] != want_[p]) {
+        ADD_FAILURE() << "problem " << p << ": info " << info[p] << ", want " << want_[p], ++bad;
+        continue;
+      }
+      for (int j = 0; j < n_; ++j)
+        for (int i = 0; i < j; ++i)
+          if (!std::isnan(l[i + j * n_])) ADD_FAILURE() << "problem " << p << ": upper triangle written", ++bad;
+      if (want_[p]) continue;  // a failed problem's triangle is unspecified (SPEC.md section 3)
+      double err = 0, norm = 0;
+      for (int j = 0; j < n_; ++j)
+        for (int i = j; i < n_; ++i) {
+          double llt = 0;
+          for (int k = 0; k <= j; ++k) llt += l[i + k * n_] * l[j + k * n_];
+          err = std::max(err, std::fabs(a[i + j * n_] - llt)), norm = std::max(norm, std::fabs(a[i + j * n_]));
+        }
+      if (!(err <= 8.0 * n_ * DBL_EPSILON * n_ * norm))
+        ADD_FAILURE() << "problem " << p << ": max |A - L L^T| = " << err << " against |A| " << norm, ++bad;
+    }
+  }
+  const std::vector<int> &want() const { return want_; }
+
+ private:
+  int n_, count_;
+  std::vector<double> input_;
+  std::vector<int> want_;
+  Buffer dev_, staging_;
+};
+
+TEST_F(GpuExtensions, NonBlockingAndCapturedPotrf) {
+  gpu::UserStream stream;
+  ModeGuard mode(0, stream.s);
+  BackendScope scope("native");
+  for (int n : {12, 32}) {
+    SCOPED_TRACE("potrf strided r64, n = " + std::to_string(n) + ", " + seed_note());
+    CholBatch b(n, scaled(3000, 60));
+    Info info(D, b.count());
+    b.upload();
+    EXPECT_EQ(b.call(info.ptr()), 0);  // warm-up: the same shape
+    CHECK_CUDA(cudaStreamSynchronize(stream.s));
+    b.verify(info.read());
+    {
+      SCOPED_TRACE("info in device memory: not waited, codes left in info");
+      b.randomize(), info.poison();
+      const auto t0 = std::chrono::steady_clock::now();
+      b.upload_behind_delay(stream.s);
+      const int rc = b.call(info.ptr());
+      const double ms = ms_since(t0);
+      EXPECT_NO_CUDA_ERROR();
+      EXPECT_EQ(rc, 0) << "a non-blocking call counts argument errors only (" << b.failures() << " failed minors)";
+      expect_not_waited(stream.s, ms);
+      CHECK_CUDA(cudaStreamSynchronize(stream.s));
+      b.verify(info.read());
+    }
+    {
+      SCOPED_TRACE("info NULL: synchronous, the failures counted");
+      b.randomize();
+      b.upload_behind_delay(stream.s);
+      const int rc = b.call(nullptr);
+      EXPECT_NO_CUDA_ERROR();
+      expect_waited(stream.s);
+      EXPECT_EQ(rc, b.failures());
+    }
+    {
+      SCOPED_TRACE("captured, then replayed twice on fresh data");
+      b.randomize(), b.upload(), info.poison();
+      Graph graph;
+      {
+        Capture capture(stream.s);
+        EXPECT_EQ(b.call(info.ptr()), 0) << "a warmed-up non-blocking potrf can be captured";
+        EXPECT_EQ(capture.end(graph), cudaSuccess) << "the call broke the capture";
+      }
+      EXPECT_NO_CUDA_ERROR();
+      ASSERT_NE(graph.g, nullptr);
+      EXPECT_TRUE(b.untouched()) << "capturing must not run the call";
+      const std::vector<int> after_capture = info.read();
+      EXPECT_EQ(std::count(after_capture.begin(), after_capture.end(), kPoison), long(after_capture.size()))
+          << "capturing must not write info";
+      GraphExec exec;
+      CHECK_CUDA(cudaGraphInstantiate(&exec.e, graph.g, 0));
+      for (int round = 0; round < 2; ++round) {
+        SCOPED_TRACE("replay " + std::to_string(round));
+        b.randomize(), b.upload(), info.poison();
+        CHECK_CUDA(cudaGraphLaunch(exec.e, stream.s));
+        CHECK_CUDA(cudaStreamSynchronize(stream.s));
+        EXPECT_NO_CUDA_ERROR();
+        b.verify(info.read());
+      }
+    }
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

@@ -288,8 +288,8 @@ class DeviceRun {
     }
     // A device info that the kernels (and for device pointer arrays the check pass) wrote in
     // full: one count per stretch of consecutive device problems gives the return value,
-    // instead of an info list per chunk.
-    if (!status && count_at_end()) {
+    // instead of an info list per chunk. A non-blocking call leaves the codes uncounted.
+    if (!status && count_at_end() && wait_) {
       const std::size_t most = mine.size();
       char *host = s.slot_host(slot, std::max<std::size_t>(most, 1) * sizeof(uint64_t));
       if (!host) return s.status();

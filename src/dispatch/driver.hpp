@@ -197,8 +197,11 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
     }
   }
   // Non-blocking (SPEC.md section 9.3): nothing of the call needs the host after the
-  // enqueue. Numerical codes would (the info channel merges them on the host).
-  const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || DeviceAdapter::kNumericInfo;
+  // enqueue. Numerical codes need it unless the kernels write them in full into a device info
+  // (left there uncounted; else the info channel merges them on the host, or, info NULL, the
+  // return value is their only report).
+  const bool codes_need_host = DeviceAdapter::kNumericInfo && !(device_info && DeviceAdapter::kZeroesInfo);
+  const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || codes_need_host;
   if (t_plan > 0)
     std::fprintf(stderr, "blas_batched: group checks %.3f ms (%d groups, %zu on the device, %ld residency queries so far)\n",
                  (omp_get_wtime() - t_plan) * 1e3, G, device_groups.size(), device::ResidencyCache::queries().load());

@@ -9,9 +9,9 @@ namespace bb::cuda {
 template <class CT> __device__ __forceinline__ CT conj_if(bool c, CT x) { return c ? conj(x) : x; }
 
 // Where L(i, j) (i >= j) of a problem lives: A(i, j) for Lower, A(j, i) (conjugated) for Upper;
-// in every layout and uplo L's row index steps by 1 or by ld. The kernels call this per element,
-// reading G again each time: strides held in registers let the compiler keep every load's
-// address for its store (r64 at K = 32: 166 registers a thread instead of 108).
+// in every layout and uplo L's row index steps by 1 or by ld. For kernels that visit elements in
+// no per-lane order (the block kernels, the diagonal kernel's left part), reading G per element;
+// the register kernels go through FactorLine below, which holds the same strides.
 __device__ __forceinline__ int64_t factor_index(const FactorRun &G, int i, int j) {
   const bool rows_contiguous = G.lower != G.row_major;
   const int64_t rs = rows_contiguous ? 1 : G.A.ld, cs = rows_contiguous ? G.A.ld : 1;

@@ -211,8 +211,9 @@ void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
       const double res = getri_residual(pr.orig, X);
       ASSERT_LE(res, residual_limit<T>()) << "residual I - A inv(A)";
       if (is_half<T> && std::string(backend) != "reference") {
-        // The host kernels' r16/c16 inverse: binary32 arithmetic, rounded once. Measured up to
-        // 0.97; an error of 1 % in its entries gives 3.7-22 up to order 32 (1.2-2.9 above, where
+        // The host kernels' r16/c16 inverse: binary32 arithmetic, rounded once (on their own
+        // factors, or on the reference's, rounded at every step: within the same bound). Measured
+        // up to 0.97; an error of 1 % in its entries gives 3.7-22 up to order 32 (1.2-2.9 above, where
         // ||A|| ||X|| in the bound is loose); the bound above, n eps16 x 60, allows 94 % of
         // ||A|| ||X|| at order 16.
         const int n = pr.n;

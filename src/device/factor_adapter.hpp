@@ -126,8 +126,9 @@ struct FactorAdapter {
 
   // Blocked getrf, potrf and geqrf (and the inverse whose getrf is blocked) run from the host, unless
   // the chunk has many runs and this one few problems (cuda::factor_blocked_run), or the call
-  // is being captured into a graph (geqrf, the one of them that can be: its workspace would be
-  // memory nodes, and the checked copy below the thread's staging memory). On device pointer
+  // is being captured into a graph (any of them, non-blocking with info in device memory: their
+  // workspace would be memory nodes, and the checked copy below the thread's staging memory;
+  // the unblocked kernels have the same semantics). On device pointer
   // arrays they get the driver's checked copy, where a NULL problem's A and its ipiv or tau
   // lead to one scratch area: the blocks then compute there (garbage nobody reads; getrf's
   // interchanges never read ipiv back, geqrf's T reads tau with no indexing by its values) and

@@ -174,6 +174,14 @@ template <class T> double compare_tol(int order) { return 30.0 * std::max(order,
 // Residual ratios ||residual|| / (order * ||inputs|| * eps) must stay below this (LAPACK's
 // testing uses 30; half gets more room for its rounding of every stored value).
 template <class T> double residual_limit() { return is_half<T> ? 60.0 : 30.0; }
+// Half precision computed in binary32 and rounded once (the host kernels and the GPU's gemm,
+// SPEC.md section 6): the unit of its error bounds, `halves` half roundings (eps16 each) plus
+// `singles` binary32 ones, and a residual measured in units of order x eps<T>() (the *_residual
+// functions) re-expressed in that unit.
+template <class T> double rounded_once_unit(double halves, int singles) { return halves * eps<T>() + singles * 0x1p-24; }
+template <class T> double in_rounded_once_units(double res, int order, double halves, int singles) {
+  return res * order * eps<T>() / rounded_once_unit<T>(halves, singles);
+}
 
 inline const char *layout_name(BLAS_Layout l) { return l == BLAS_RowMajor ? "row" : "col"; }
 inline const char *op_name(BLAS_Op o) { return o == BLAS_NoTrans ? "N" : o == BLAS_Trans ? "T" : "C"; }

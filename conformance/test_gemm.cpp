@@ -158,7 +158,7 @@ void check_layout(BLAS_Layout layout) {
             // Half precision accumulates in binary32 and rounds each result once (SPEC.md
             // section 6): one half rounding plus k single ones, a bound a 1 % error breaks.
             // Otherwise k roundings of the storage precision.
-            const double unit = is_half<T> ? eps<T>() + (g.k + 2) * 0x1p-24 : (g.k + 2) * eps<T>();
+            const double unit = is_half<T> ? rounded_once_unit<T>(1, g.k + 2) : (g.k + 2) * eps<T>();
             const double limit = is_half<T> ? 4.0 : residual_limit<T>();
             double ratio = scale > 0 ? to_double(bb::rsqrt(err2)) / (scale * unit) : 0;
             ASSERT_LE(ratio, limit) << "forward error";

@@ -171,7 +171,7 @@ void check_getrf(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
       // 29, where the bound above allows a relative residual of 60 max(m, n) eps16: 94 % at
       // order 16, 750 % at 128.
       const int big = std::max(pr.m, pr.n);
-      const double once = res * big * eps<T>() / (std::sqrt(double(big)) * eps<T>() + big * 0x1p-24);
+      const double once = in_rounded_once_units<T>(res, big, std::sqrt(double(big)), big);
       ASSERT_LE(once, 3.0) << "||P A - L U|| / (||A|| (sqrt(max(m, n)) eps16 + max(m, n) u32)): rounded once";
     }
     ASSERT_TRUE(pivot_bound(LU));
@@ -217,7 +217,7 @@ void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
         // ||A|| ||X|| in the bound is loose); the bound above, n eps16 x 60, allows 94 % of
         // ||A|| ||X|| at order 16.
         const int n = pr.n;
-        const double once = res * n * eps<T>() / (eps<T>() + n * 0x1p-24);
+        const double once = in_rounded_once_units<T>(res, n, 1, n);
         ASSERT_LE(once, 3.0) << "||I - A X|| / (||A|| ||X|| (eps16 + n u32)): rounded once";
       }
     }

@@ -358,7 +358,7 @@ class GemmRun {
         // Half precision accumulates in single and rounds each result once (SPEC.md section 6):
         // one half rounding on each side plus single-precision accumulation, a bound that a 1 %
         // error already breaks; the others: k roundings of their own precision.
-        const double bound = is_half<T> ? to_double(scale) * (eps<T>() + (s.k + 2) * 0x1p-24)
+        const double bound = is_half<T> ? to_double(scale) * rounded_once_unit<T>(1, s.k + 2)
                                         : to_double(scale) * (s.k + 2) * eps<T>();
         const double limit = is_half<T> ? 4.0 : 2 * residual_limit<T>();
         double d = abs_diff(out, Cref[p]);  // infinite on NaN: unwritten (poisoned) C fails here

@@ -74,7 +74,7 @@ void check_factor(const Mat<T> &A, const Mat<T> &F, BLAS_Uplo uplo, bool rounded
     // L rounded once: about two half roundings of ||L||^2 (about sqrt(n) ||A|| for these
     // matrices), plus n single ones. Measured up to about 2.5; an error of 1 % in L's entries
     // gives about 40, where n eps16 x 60 (the bound above) lets most of 100 % through.
-    const double once = res * n * eps<T>() / (std::sqrt(double(n)) * eps<T>() + n * 0x1p-24);
+    const double once = in_rounded_once_units<T>(res, n, std::sqrt(double(n)), n);
     ASSERT_LE(once, 8.0) << "||A - L L^H|| / (||A|| (sqrt(n) eps16 + n u32)): rounded once";
   }
 }
@@ -342,8 +342,8 @@ void check_geqrf(BLAS_Layout layout) {
           // of 1 % in R and V gives a residual ratio of about 21, where the bounds above allow
           // 60 max(m, n) eps16 (190 % at order 32).
           const int big = std::max(g.m, g.n);
-          const double once = res * big * eps<T>() / (eps<T>() + big * 0x1p-24);
-          const double orth_once = orth * g.m * eps<T>() / (std::sqrt(double(g.m)) * eps<T>() + g.m * 0x1p-24);
+          const double once = in_rounded_once_units<T>(res, big, 1, big);
+          const double orth_once = in_rounded_once_units<T>(orth, g.m, std::sqrt(double(g.m)), g.m);
           ASSERT_LE(once, 6.0) << "||A - Q R|| / (||A|| (eps16 + max(m, n) u32)): rounded once";
           ASSERT_LE(orth_once, 8.0) << "||I - Q^H Q|| / (sqrt(m) eps16 + m u32): rounded once";
         }

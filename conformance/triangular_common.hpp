@@ -206,7 +206,7 @@ void check_problem(const TriCase<T> &c, const TriGroup<T> &g, std::size_t p, con
   // Rounded once in half precision: one half rounding plus r single ones, a bound a 1 % error
   // breaks. Otherwise r roundings of the storage precision.
   const bool once = is_half<T> && rounded_once;
-  const double unit = once ? eps<T>() + (r + 2) * 0x1p-24 : r * eps<T>();
+  const double unit = once ? rounded_once_unit<T>(1, r + 2) : r * eps<T>();
   const double limit = once ? 4.0 : residual_limit<T>();
   double ratio = to_double(bb::rsqrt(res2)) / (to_double(scale) * unit);
   ASSERT_LE(ratio, limit) << (c.solve ? "trsm residual" : "trmm forward error");

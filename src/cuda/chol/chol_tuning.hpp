@@ -37,7 +37,6 @@ constexpr int chol_register_side(int config) {  // kCholRows64 included
   return config == kCholRegister24 ? 24 : config < kCholRegister24 ? 2 << config : 2 << (config - 1);
 }
 
-
 constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
 

@@ -1,7 +1,8 @@
 // The extensions of SPEC.md section 9 on the GPU, through the public C API only: pointer arrays
 // and info in device memory (9.2), the non-blocking switch, user streams and CUDA graph capture
 // (9.3), with strided batches (9.1) as the other addressing that needs no host pointer arrays.
-// gemm throughout; potrf for the non-blocking and captured calls of a routine with numerical codes.
+// gemm throughout; potrf, getrf, getri and the inverse for the non-blocking and captured calls of
+// routines with numerical codes.
 // Every result is compared element by element with a host computation in double (binary128 for
 // r128) under a componentwise error bound; every byte a call may not write (A, B, padding, the
 // gaps between matrices, the C of skipped problems, the pointer arrays) is compared bit for bit;
@@ -982,8 +983,38 @@ class Capture {
   bool open_ = true;
 };
 
-// Warm-up, capture (which must run nothing), then two replays on fresh data, poisoned C and
-// info: the graph reads the data at replay.
+// Capture of a warmed-up call on `stream`, which must enqueue the work without running it or
+// writing info (`expect_untouched` checks the data), then two replays, each on fresh inputs
+// (`fresh`) and poisoned info, checked by `verify`: the graph reads the data at replay.
+template <class Call, class Fresh, class Untouched, class Verify>
+void capture_then_replay(cudaStream_t stream, Info &info, int want_rc, Call call, Fresh fresh,
+                         Untouched expect_untouched, Verify verify) {
+  fresh(), info.poison();
+  Graph graph;
+  {
+    Capture capture(stream);
+    EXPECT_EQ(call(info.ptr()), want_rc) << "a warmed-up non-blocking call can be captured";
+    EXPECT_EQ(capture.end(graph), cudaSuccess) << "the call broke the capture";
+  }
+  EXPECT_NO_CUDA_ERROR();
+  ASSERT_NE(graph.g, nullptr);
+  expect_untouched("capturing must not run the call");
+  const std::vector<int> after_capture = info.read();
+  EXPECT_EQ(std::count(after_capture.begin(), after_capture.end(), kPoison), long(after_capture.size()))
+      << "capturing must not write info";
+  GraphExec exec;
+  CHECK_CUDA(cudaGraphInstantiate(&exec.e, graph.g, 0));
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("replay " + std::to_string(round));
+    fresh(), info.poison();
+    CHECK_CUDA(cudaGraphLaunch(exec.e, stream));
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_NO_CUDA_ERROR();
+    verify(info.read());
+  }
+}
+
+// gemm: warm-up, then capture and replays on fresh data, poisoned C and info.
 template <class T, class Call>
 void capture_and_replay(Batch<T> &b, Info &info, cudaStream_t stream, Call call, const std::string &what) {
   SCOPED_TRACE(what + ", " + seed_note());
@@ -992,41 +1023,18 @@ void capture_and_replay(Batch<T> &b, Info &info, cudaStream_t stream, Call call,
   EXPECT_EQ(warm, b.expected_host_count()) << "warm-up";
   CHECK_CUDA(cudaStreamSynchronize(stream));
   EXPECT_NO_CUDA_ERROR();
+  const auto verify = [&b](const std::vector<int> &got) {
+    b.download();
+    b.verify(&got, std::nullopt);
+  };
   {
     SCOPED_TRACE("warm-up");
-    b.download();
-    const std::vector<int> got = info.read();
-    b.verify(&got, std::nullopt);
+    verify(info.read());
   }
-  b.randomize(), b.upload(), info.poison();
-  Graph graph;
-  {
-    Capture capture(stream);
-    const int rc = call(info.ptr());
-    EXPECT_EQ(rc, b.expected_host_count()) << "a warmed-up non-blocking call can be captured";
-    EXPECT_EQ(capture.end(graph), cudaSuccess) << "the call broke the capture";
-  }
-  EXPECT_NO_CUDA_ERROR();
-  ASSERT_NE(graph.g, nullptr);
-  b.download();
-  b.expect_untouched("capturing must not run the call");
-  const std::vector<int> after_capture = info.read();
-  EXPECT_EQ(std::count(after_capture.begin(), after_capture.end(), kPoison), long(after_capture.size()))
-      << "capturing must not write info";
-  GraphExec exec;
-  CHECK_CUDA(cudaGraphInstantiate(&exec.e, graph.g, 0));
-  for (int round = 0; round < 2; ++round) {
-    SCOPED_TRACE("replay " + std::to_string(round));
-    b.randomize(), b.upload(), info.poison();
-    CHECK_CUDA(cudaGraphLaunch(exec.e, stream));
-    CHECK_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_NO_CUDA_ERROR();
-    b.download();
-    const std::vector<int> got = info.read();
-    b.verify(&got, std::nullopt);
-  }
+  capture_then_replay(
+      stream, info, b.expected_host_count(), call, [&b] { b.randomize(), b.upload(); },
+      [&b](const char *what) { b.download(), b.expect_untouched(what); }, verify);
 }
-
 TEST_F(GpuExtensions, GraphCaptureAndReplay) {
   gpu::UserStream stream;
   ModeGuard mode(0, stream.s);
@@ -1053,43 +1061,25 @@ TEST_F(GpuExtensions, GraphCaptureAndReplay) {
   }
 }
 
-// ---- 6b. potrf: non-blocking and captured with info in device memory -----------------------
-// A synchronous potrf counts its failed minors into the return value; with info in device memory
-// a non-blocking call leaves the codes there and returns the argument errors only (0 here), and
-// can be captured (SPEC.md 9.3). With info NULL it stays synchronous. Strided r64 Lower,
-// column-major: diagonally dominant symmetric matrices, every seventh with A(k, k) = -1 for a
-// random k, which gives info = k + 1 exactly (the leading minors of order <= k are dominant,
-// the k-th pivot is below -1). The upper triangle holds NaN and must stay untouched; a factor
-// must reproduce its matrix: max |A - L L^T| <= 8 n^2 eps max |A| (loose, but far below any
-// real error: 1e-10 of max |A| at n = 32).
-class CholBatch {
+// ---- 6b. factorizations: non-blocking and captured with info in device memory --------------
+// getrf, getri, potrf and the inverse in one call count their numerical codes (a zero pivot, a
+// failed minor) into a synchronous call's return value; with info in device memory a
+// non-blocking call leaves the codes there and returns the argument errors only (0 here), and
+// can be captured (SPEC.md 9.3, 9.4). With info NULL they stay synchronous. r64, column-major,
+// strided (the inverse: device pointer arrays, as it has no strided form); every seventh
+// problem fails at a random column k, which gives info = k + 1 exactly.
+
+// `count` column-major n x n r64 matrices at stride n^2 in device memory, and the inputs of the
+// next call on the host.
+class DeviceMatrices {
  public:
-  CholBatch(int n, int count)
+  DeviceMatrices(int n, int count)
       : n_(n), count_(count), input_(std::size_t(n) * n * count), dev_(D, input_.size() * sizeof(double)),
-        staging_(P, input_.size() * sizeof(double)) {
-    randomize();
-  }
+        staging_(P, input_.size() * sizeof(double)) {}
   int n() const { return n_; }
   int count() const { return count_; }
   double *ptr() const { return reinterpret_cast<double *>(dev_.get()); }
   int64_t stride() const { return int64_t(n_) * n_; }
-  int failures() const { return int(count_ - std::count(want_.begin(), want_.end(), 0)); }
-  int call(int *info) const {
-    return BLAS_potrf_batched_strided_r64(BLAS_ColMajor, BLAS_Lower, n_, ptr(), n_, stride(), count_, info);
-  }
-  void randomize() {
-    want_.assign(std::size_t(count_), 0);
-    for (int p = 0; p < count_; ++p) {
-      double *a = &input_[std::size_t(p) * stride()];
-      for (int j = 0; j < n_; ++j)
-        for (int i = 0; i < n_; ++i) a[i + j * n_] = i < j ? double(NAN) : i == j ? 2.0 * n_ : uniform_nonzero();
-      if (p % 7 == 3) {
-        const int k = random_int(0, n_ - 1);
-        a[k + k * n_] = -1.0;
-        want_[p] = k + 1;
-      }
-    }
-  }
   void upload() { dev_.write(0, input_.data(), input_.size() * sizeof(double)); }
   // Poison, a host sleep, then the inputs, all on stream s: a call that waits for s returns
   // only after the sleep.
@@ -1099,22 +1089,64 @@ class CholBatch {
     CHECK_CUDA(cudaLaunchHostFunc(s, sleep_ms, reinterpret_cast<void *>(intptr_t(kDelayMs))));
     CHECK_CUDA(cudaMemcpyAsync(dev_.get(), staging_.get(), dev_.bytes(), cudaMemcpyHostToDevice, s));
   }
-  bool untouched() const {
+  std::vector<double> read() const {
     std::vector<double> out(input_.size());
     dev_.read(0, out.data(), out.size() * sizeof(double));
-    return std::memcmp(out.data(), input_.data(), out.size() * sizeof(double)) == 0;
+    return out;
+  }
+  void expect_untouched(const char *why) const {
+    const std::vector<double> out = read();
+    EXPECT_EQ(std::memcmp(out.data(), input_.data(), out.size() * sizeof(double)), 0) << why;
+  }
+
+ protected:
+  double *input(int p) { return &input_[std::size_t(p) * stride()]; }
+  const double *input(int p) const { return &input_[std::size_t(p) * stride()]; }
+  int n_, count_;
+  std::vector<double> input_;
+
+ private:
+  Buffer dev_, staging_;
+};
+
+// Codes as wanted; the first few wrong ones reported and counted in `bad`.
+void info_as_wanted(const std::vector<int> &info, const std::vector<int> &want, int &bad) {
+  for (std::size_t p = 0; p < want.size() && bad < 5; ++p)
+    if (info[p] != want[p]) ADD_FAILURE() << "problem " << p << ": info " << info[p] << ", want " << want[p], ++bad;
+}
+
+// potrf Lower: diagonally dominant symmetric matrices, the failing ones with A(k, k) = -1 (the
+// leading minors of order <= k are dominant, the k-th pivot is below -1). The upper triangle
+// holds NaN and must stay untouched; a factor must reproduce its matrix: max |A - L L^T| <=
+// 8 n^2 eps max |A| (loose, but far below any real error: 1e-10 of max |A| at n = 32).
+class CholBatch : public DeviceMatrices {
+ public:
+  CholBatch(int n, int count) : DeviceMatrices(n, count) { randomize(); }
+  const std::vector<int> &want() const { return want_; }
+  int failures() const { return int(count_ - std::count(want_.begin(), want_.end(), 0)); }
+  int call(int *info) const {
+    return BLAS_potrf_batched_strided_r64(BLAS_ColMajor, BLAS_Lower, n_, ptr(), n_, stride(), count_, info);
+  }
+  void randomize() {
+    want_.assign(std::size_t(count_), 0);
+    for (int p = 0; p < count_; ++p) {
+      double *a = input(p);
+      for (int j = 0; j < n_; ++j)
+        for (int i = 0; i < n_; ++i) a[i + j * n_] = i < j ? double(NAN) : i == j ? 2.0 * n_ : uniform_nonzero();
+      if (p % 7 == 3) {
+        const int k = random_int(0, n_ - 1);
+        a[k + k * n_] = -1.0;
+        want_[p] = k + 1;
+      }
+    }
   }
   // info as expected, the upper triangles bit for bit, every factor reproducing its matrix.
   void verify(const std::vector<int> &info) const {
-    std::vector<double> out(input_.size());
-    dev_.read(0, out.data(), out.size() * sizeof(double));
+    const std::vector<double> out = read();
     int bad = 0;
+    info_as_wanted(info, want_, bad);
     for (int p = 0; p < count_ && bad < 5; ++p) {
-      const double *a = &input_[std::size_t(p) * stride()], *l = &out[std::size_t(p) * stride()];
-      if (info[p] != want_[p]) {
-        ADD_FAILURE() << "problem " << p << ": info " << info[p] << ", want " << want_[p], ++bad;
-        continue;
-      }
+      const double *a = input(p), *l = &out[std::size_t(p) * stride()];
       for (int j = 0; j < n_; ++j)
         for (int i = 0; i < j; ++i)
           if (!std::isnan(l[i + j * n_])) ADD_FAILURE() << "problem " << p << ": upper triangle written", ++bad;
@@ -1130,14 +1162,196 @@ class CholBatch {
         ADD_FAILURE() << "problem " << p << ": max |A - L L^T| = " << err << " against |A| " << norm, ++bad;
     }
   }
-  const std::vector<int> &want() const { return want_; }
 
  private:
-  int n_, count_;
-  std::vector<double> input_;
   std::vector<int> want_;
-  Buffer dev_, staging_;
 };
+
+// Whether getrf's pivots (LAPACK's interchange form) are in j+1..n; the reason in `why` if not.
+bool pivots_in_range(const int *ipiv, int n, std::string &why) {
+  for (int j = 0; j < n; ++j)
+    if (ipiv[j] < j + 1 || ipiv[j] > n) return why = "ipiv[" + std::to_string(j) + "] = " + std::to_string(ipiv[j]), false;
+  return true;
+}
+
+// Whether LU factors (getrf's layout and pivots) reproduce A: |PA - LU| <= 4 n eps |L| |U| entry
+// by entry (the rounding bound of LU with some margin; a zero column gives exact zeros).
+bool lu_reproduces(const double *a, const double *lu, const int *ipiv, int n, std::string &why) {
+  if (!pivots_in_range(ipiv, n, why)) return false;
+  std::vector<double> pa(a, a + std::size_t(n) * n);
+  for (int j = 0; j < n; ++j)
+    for (int c = 0; c < n; ++c) std::swap(pa[j + c * n], pa[ipiv[j] - 1 + c * n]);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) {
+      double s = 0, abs_sum = 0;
+      for (int k = 0; k <= std::min(i, j); ++k) {
+        const double l = k == i ? 1.0 : lu[i + k * n], u = lu[k + j * n];
+        s += l * u, abs_sum += std::fabs(l) * std::fabs(u);
+      }
+      if (!(std::fabs(pa[i + j * n] - s) <= 4.0 * n * DBL_EPSILON * abs_sum))
+        return why = "|PA - LU| at (" + std::to_string(i) + ", " + std::to_string(j) + ") = " +
+                     std::to_string(std::fabs(pa[i + j * n] - s)),
+               false;
+    }
+  return true;
+}
+
+// Whether X is an inverse of A: max |I - A X| <= 8 n eps ||A||_inf ||X||_inf (a real error gives
+// a residual near 1).
+bool inverts(const double *a, const double *x, int n, std::string &why) {
+  double res = 0, norm_a = 0, norm_x = 0;
+  for (int i = 0; i < n; ++i) {
+    double row_a = 0, row_x = 0;
+    for (int j = 0; j < n; ++j) {
+      double s = i == j ? 1.0 : 0.0;
+      for (int k = 0; k < n; ++k) s -= a[i + k * n] * x[k + j * n];
+      res = std::max(res, std::fabs(s)), row_a += std::fabs(a[i + j * n]), row_x += std::fabs(x[i + j * n]);
+    }
+    norm_a = std::max(norm_a, row_a), norm_x = std::max(norm_x, row_x);
+  }
+  if (res <= 8.0 * n * DBL_EPSILON * norm_a * norm_x) return true;
+  why = "max |I - A X| = " + std::to_string(res) + " with ||A|| ||X|| = " + std::to_string(norm_a * norm_x);
+  return false;
+}
+
+// getrf, getri (of the host backend's factors) or the inverse in one call on random matrices,
+// the failing ones with column k zero: a zero pivot at column k exactly, nothing earlier.
+enum class LuCall { getrf, getri, inverse };
+const char *lu_call_name(LuCall c) { return c == LuCall::getrf ? "getrf" : c == LuCall::getri ? "getri" : "getrf_getri"; }
+
+class LuBatch : public DeviceMatrices {
+ public:
+  LuBatch(LuCall what, int n, int count)
+      : DeviceMatrices(n, count), what_(what), ipiv_dev_(D, sizeof(int) * std::size_t(n) * count),
+        a_ptrs_(D, sizeof(double *) * std::size_t(count)), ipiv_ptrs_(D, sizeof(int *) * std::size_t(count)) {
+    std::vector<double *> as(static_cast<std::size_t>(count_));
+    std::vector<int *> ps(static_cast<std::size_t>(count_));
+    for (int p = 0; p < count_; ++p) as[p] = ptr() + p * stride(), ps[p] = pivots() + std::size_t(p) * n_;
+    a_ptrs_.write(0, as.data(), as.size() * sizeof(double *));
+    ipiv_ptrs_.write(0, ps.data(), ps.size() * sizeof(int *));
+    randomize();
+  }
+  const std::vector<int> &want() const { return want_; }
+  int failures() const { return int(count_ - std::count(want_.begin(), want_.end(), 0)); }
+  int call(int *info) const {
+    switch (what_) {
+      case LuCall::getrf:
+        return BLAS_getrf_batched_strided_r64(BLAS_ColMajor, n_, n_, ptr(), n_, stride(), pivots(), n_, count_, info);
+      case LuCall::getri:
+        return BLAS_getri_batched_strided_r64(BLAS_ColMajor, n_, ptr(), n_, stride(), pivots(), n_, count_, info);
+      case LuCall::inverse:
+        return BLAS_getrf_getri_batched_r64(BLAS_ColMajor, &n_, reinterpret_cast<double **>(a_ptrs_.get()), &n_,
+                                           reinterpret_cast<int **>(ipiv_ptrs_.get()), 1, &count_, info);
+    }
+    return -1;
+  }
+  void randomize() {
+    a_.resize(input_.size());
+    want_.assign(std::size_t(count_), 0);
+    for (int p = 0; p < count_; ++p) {
+      double *a = &a_[std::size_t(p) * stride()];
+      for (int e = 0; e < n_ * n_; ++e) a[e] = uniform_nonzero();
+      if (p % 7 == 3) {
+        const int k = random_int(0, n_ - 1);
+        for (int i = 0; i < n_; ++i) a[i + k * n_] = 0.0;
+        want_[p] = k + 1;
+      }
+    }
+    input_ = a_;
+    ipiv_in_.assign(std::size_t(n_) * count_, -7);  // getrf's outputs: poisoned
+    if (what_ != LuCall::getri) return;
+    std::vector<int> info(std::size_t(count_), kPoison);  // getri's inputs: the host's factors
+    EXPECT_EQ(BLAS_getrf_batched_strided_r64(BLAS_ColMajor, n_, n_, input_.data(), n_, stride(), ipiv_in_.data(), n_,
+                                             count_, info.data()),
+              failures());
+    int bad = 0;
+    info_as_wanted(info, want_, bad);
+  }
+  void upload() { write_pivots(), DeviceMatrices::upload(); }
+  void upload_behind_delay(cudaStream_t s) { write_pivots(), DeviceMatrices::upload_behind_delay(s); }
+  void expect_untouched(const char *why) const {
+    DeviceMatrices::expect_untouched(why);
+    EXPECT_EQ(read_pivots(), ipiv_in_) << why << " (ipiv)";
+  }
+  // info as expected; getrf's factors reproducing A; an inverse where A is not singular, and
+  // where it is, getri's input untouched or (the inverse in one call) getrf's factors.
+  void verify(const std::vector<int> &info) const {
+    const std::vector<double> out = read();
+    const std::vector<int> ipiv = what_ == LuCall::getri ? ipiv_in_ : read_pivots();
+    int bad = 0;
+    info_as_wanted(info, want_, bad);
+    for (int p = 0; p < count_ && bad < 5; ++p) {
+      const double *a = &a_[std::size_t(p) * stride()], *x = &out[std::size_t(p) * stride()];
+      const int *piv = &ipiv[std::size_t(p) * n_];
+      std::string why;
+      bool ok;
+      if (want_[p] && what_ == LuCall::getri)
+        ok = std::memcmp(x, input(p), sizeof(double) * stride()) == 0 || (why = "A written", false);
+      else if (want_[p] || what_ == LuCall::getrf)
+        ok = lu_reproduces(a, x, piv, n_, why);
+      else
+        ok = inverts(a, x, n_, why) && (what_ == LuCall::getri || pivots_in_range(piv, n_, why));
+      if (!ok) ADD_FAILURE() << "problem " << p << " (info " << want_[p] << "): " << why, ++bad;
+    }
+  }
+
+ private:
+  int *pivots() const { return reinterpret_cast<int *>(ipiv_dev_.get()); }
+  void write_pivots() { ipiv_dev_.write(0, ipiv_in_.data(), ipiv_in_.size() * sizeof(int)); }
+  std::vector<int> read_pivots() const {
+    std::vector<int> v(ipiv_in_.size());
+    ipiv_dev_.read(0, v.data(), v.size() * sizeof(int));
+    return v;
+  }
+  LuCall what_;
+  std::vector<double> a_;    // the matrices factored
+  std::vector<int> ipiv_in_;  // getri's pivots; for getrf and the inverse, the poison of theirs
+  std::vector<int> want_;
+  Buffer ipiv_dev_, a_ptrs_, ipiv_ptrs_;
+};
+
+// Warm-up of the shape; a non-blocking call behind a delay (returns 0 before the stream gets
+// there, codes in info); with info NULL a synchronous call that counts the failures; a capture
+// and two replays.
+template <class Problems>
+void nonblocking_and_captured(Problems &b, cudaStream_t stream) {
+  Info info(D, b.count());
+  b.upload();
+  EXPECT_EQ(b.call(info.ptr()), 0) << "warm-up";
+  CHECK_CUDA(cudaStreamSynchronize(stream));
+  EXPECT_NO_CUDA_ERROR();
+  {
+    SCOPED_TRACE("warm-up");
+    b.verify(info.read());
+  }
+  {
+    SCOPED_TRACE("info in device memory: not waited, codes left in info");
+    b.randomize(), info.poison();
+    const auto t0 = std::chrono::steady_clock::now();
+    b.upload_behind_delay(stream);
+    const int rc = b.call(info.ptr());
+    const double ms = ms_since(t0);
+    EXPECT_NO_CUDA_ERROR();
+    EXPECT_EQ(rc, 0) << "a non-blocking call counts argument errors only (" << b.failures() << " numerical codes)";
+    expect_not_waited(stream, ms);
+    CHECK_CUDA(cudaStreamSynchronize(stream));
+    b.verify(info.read());
+  }
+  {
+    SCOPED_TRACE("info NULL: synchronous, the failures counted");
+    b.randomize();
+    b.upload_behind_delay(stream);
+    const int rc = b.call(nullptr);
+    EXPECT_NO_CUDA_ERROR();
+    expect_waited(stream);
+    EXPECT_EQ(rc, b.failures());
+    b.verify(b.want());
+  }
+  SCOPED_TRACE("captured, then replayed twice on fresh data");
+  capture_then_replay(
+      stream, info, 0, [&b](int *i) { return b.call(i); }, [&b] { b.randomize(), b.upload(); },
+      [&b](const char *why) { b.expect_untouched(why); }, [&b](const std::vector<int> &got) { b.verify(got); });
+}
 
 TEST_F(GpuExtensions, NonBlockingAndCapturedPotrf) {
   gpu::UserStream stream;
@@ -1146,61 +1360,24 @@ TEST_F(GpuExtensions, NonBlockingAndCapturedPotrf) {
   for (int n : {12, 32}) {
     SCOPED_TRACE("potrf strided r64, n = " + std::to_string(n) + ", " + seed_note());
     CholBatch b(n, scaled(3000, 60));
-    Info info(D, b.count());
-    b.upload();
-    EXPECT_EQ(b.call(info.ptr()), 0);  // warm-up: the same shape
-    CHECK_CUDA(cudaStreamSynchronize(stream.s));
-    b.verify(info.read());
-    {
-      SCOPED_TRACE("info in device memory: not waited, codes left in info");
-      b.randomize(), info.poison();
-      const auto t0 = std::chrono::steady_clock::now();
-      b.upload_behind_delay(stream.s);
-      const int rc = b.call(info.ptr());
-      const double ms = ms_since(t0);
-      EXPECT_NO_CUDA_ERROR();
-      EXPECT_EQ(rc, 0) << "a non-blocking call counts argument errors only (" << b.failures() << " failed minors)";
-      expect_not_waited(stream.s, ms);
-      CHECK_CUDA(cudaStreamSynchronize(stream.s));
-      b.verify(info.read());
-    }
-    {
-      SCOPED_TRACE("info NULL: synchronous, the failures counted");
-      b.randomize();
-      b.upload_behind_delay(stream.s);
-      const int rc = b.call(nullptr);
-      EXPECT_NO_CUDA_ERROR();
-      expect_waited(stream.s);
-      EXPECT_EQ(rc, b.failures());
-    }
-    {
-      SCOPED_TRACE("captured, then replayed twice on fresh data");
-      b.randomize(), b.upload(), info.poison();
-      Graph graph;
-      {
-        Capture capture(stream.s);
-        EXPECT_EQ(b.call(info.ptr()), 0) << "a warmed-up non-blocking potrf can be captured";
-        EXPECT_EQ(capture.end(graph), cudaSuccess) << "the call broke the capture";
-      }
-      EXPECT_NO_CUDA_ERROR();
-      ASSERT_NE(graph.g, nullptr);
-      EXPECT_TRUE(b.untouched()) << "capturing must not run the call";
-      const std::vector<int> after_capture = info.read();
-      EXPECT_EQ(std::count(after_capture.begin(), after_capture.end(), kPoison), long(after_capture.size()))
-          << "capturing must not write info";
-      GraphExec exec;
-      CHECK_CUDA(cudaGraphInstantiate(&exec.e, graph.g, 0));
-      for (int round = 0; round < 2; ++round) {
-        SCOPED_TRACE("replay " + std::to_string(round));
-        b.randomize(), b.upload(), info.poison();
-        CHECK_CUDA(cudaGraphLaunch(exec.e, stream.s));
-        CHECK_CUDA(cudaStreamSynchronize(stream.s));
-        EXPECT_NO_CUDA_ERROR();
-        b.verify(info.read());
-      }
-    }
+    nonblocking_and_captured(b, stream.s);
     if (::testing::Test::HasFailure()) return;
   }
+}
+
+// Orders 12 and 32 take the register kernels (the one-pass inverse), 48 the blocked algorithms,
+// which a capture runs with the unblocked kernels (SPEC.md section 7).
+TEST_F(GpuExtensions, NonBlockingAndCapturedLu) {
+  gpu::UserStream stream;
+  ModeGuard mode(0, stream.s);
+  BackendScope scope("native");
+  for (LuCall what : {LuCall::getrf, LuCall::getri, LuCall::inverse})
+    for (int n : {12, 32, 48}) {
+      SCOPED_TRACE(std::string(lu_call_name(what)) + " r64, n = " + std::to_string(n) + ", " + seed_note());
+      LuBatch b(what, n, scaled(2000, 40));
+      nonblocking_and_captured(b, stream.s);
+      if (::testing::Test::HasFailure()) return;
+    }
 }
 
 // A call whose groups do not fit in the launch parameters (12 groups of one kernel

@@ -9,7 +9,8 @@
 # luab: blocked getrf against the unblocked kernel and cuBLAS, cholab: the same for potrf against cuSOLVER,
 # qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
-# vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly). From the device tool:
+# vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
+# getricross: native getri's crossover to cuBLAS). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -48,7 +49,8 @@ fi
 if has gputest; then  # the GPU suite alone (the CPU suite runs here too, in CI)
   t1=$(date +%s)
   # GPU_TESTS: a ctest -R regex to run part of the suite.
-  (cd "$build" && ctest -j 1 -L gpu ${GPU_TESTS:+-R "$GPU_TESTS"} --output-on-failure --timeout 900 \
+  # GPU_JOBS: tests at once on the one GPU (each a process of its own; 1 by default).
+  (cd "$build" && ctest -j ${GPU_JOBS:-1} -L gpu ${GPU_TESTS:+-R "$GPU_TESTS"} --output-on-failure --timeout 900 \
     > "$out/ctest-gpu-$gpu.log" 2>&1) || rc=1
   echo "gpu tests $(( $(date +%s) - t1 )) s"
   grep -hE "tests passed|tests failed|\(Failed\)|Not Run|Skipped" "$out/ctest-gpu-$gpu.log" | tail -8
@@ -60,11 +62,15 @@ if has suite; then  # one GPU test binary (SUITE) with a googletest filter (TEST
   grep -E '^\[  FAILED' "$out/suite-$SUITE-$gpu.log" | head
 fi
 if has sanitize; then
-  for tool in memcheck racecheck; do
+  # SANITIZE_TOOLS: memcheck and/or racecheck; SANITIZE_FILTER: a googletest filter for every
+  # sanitized suite (RACECHECK_FILTER: for racecheck, which is many times slower); SANITIZE_TIMEOUT:
+  # seconds per suite and tool (exit 124 when cut).
+  for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
+    filter=${SANITIZE_FILTER:-*}
+    [ $tool = racecheck ] && filter=${RACECHECK_FILTER:-$filter}
     for suite in ${SANITIZE_SUITES:-conformance_gpu_gemm conformance_gpu_extensions conformance_gpu_getrf conformance_gpu_potrf_geqrf conformance_gpu_trsm_trmm internal_device_layer}; do
-      # SANITIZE_FILTER: a googletest filter for every sanitized suite.
-      BB_GPU_REDUCED=1 compute-sanitizer --tool $tool --error-exitcode 9 \
-        "$build/conformance/$suite" --gtest_filter="${SANITIZE_FILTER:-*}" > "$out/sanitizer-$tool-$suite.log" 2>&1
+      BB_GPU_REDUCED=1 timeout ${SANITIZE_TIMEOUT:-1800} compute-sanitizer --tool $tool --error-exitcode 9 \
+        "$build/conformance/$suite" --gtest_filter="$filter" > "$out/sanitizer-$tool-$suite.log" 2>&1
       s=$?; [ $s -eq 0 ] || rc=1
       echo "compute-sanitizer $tool $suite: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool-$suite.log" | tr '\n' ' ')"
     done
@@ -185,6 +191,29 @@ if has invbench; then
       --reps 5 --backend native-devptr | sed 's/native-devptr/two-kernels/'
   done > "$out/invbench-$gpu.log" 2>&1
   grep -E "^getrf_getri|check failed" "$out/invbench-$gpu.log" | awk '{print $2, $3, $4, $7 " ms", $11 "%", "k" $12 "%", "x" $14, $17}'
+fi
+if has getricross; then
+  # Native getri's crossover to cuBLAS (lu_tuning.hpp): the library's kernels alone
+  # (BLAS_BATCHED_LU_GETRI_VENDOR_MIN past every order), the native backend as built, and the
+  # vendor backend, per order (CROSSPREC, CROSSSIZES pick a part).
+  bench=$build/bench/blas_batched_bench
+  sizes=${CROSSSIZES:-32,48,64,80,96,112,128,160,192,256}
+  for p in ${CROSSPREC:-r64 r32 c64 c32}; do
+    "$bench" --routine getri --prec $p --sizes $sizes --device gpu --backend native,vendor --reps 3 \
+      --csv "$out/getricross-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
+    BLAS_BATCHED_LU_GETRI_VENDOR_MIN=100000 "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
+      --backend native --reps 3 --csv "$out/getricross-kernels-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
+    python3 - "$out/getricross-$p-$gpu.csv" "$out/getricross-kernels-$p-$gpu.csv" <<'PY'
+import csv, sys
+x = {(r['n'], r['backend']): r for r in csv.DictReader(open(sys.argv[1]))}
+k = {r['n']: r for r in csv.DictReader(open(sys.argv[2]))}
+for n in sorted(k, key=int):
+    kt, nt, vt = (float(r['time_ms']) for r in (k[n], x[(n, 'native')], x[(n, 'vendor')]))
+    print(f"getri {k[n]['prec']} n={n}: kernels {kt:.3f} ms, native {nt:.3f}, vendor {vt:.3f}; "
+          f"kernels/vendor {kt / vt:.2f}, native/best {nt / min(kt, vt):.2f}")
+PY
+  done > "$out/getricross-$gpu.log" 2>&1
+  cat "$out/getricross-$gpu.log"
 fi
 if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/blocked_ab.sh: P, S, BMIN)
   OUT=$out BUILD=$build R=getrf bash "$root/tools/blocked_ab.sh"

@@ -245,9 +245,9 @@ Lists are comma-separated; [...] is the default.
                     one size in --sizes and --batch; not with --device host, --gb, --mixed,
                     --groups, --one-per-group, --compare-groups, --scatter, --variable-sizes,
                     --backend  [off]
-  --device MODE     auto: gemm, getrf, getri, potrf and geqrf on the GPU if this build has CUDA
-                    and a GPU is usable, else host; gpu: the same, but no usable GPU is an
-                    error; host: host memory only. trsm and trmm always run in host mode.
+  --device MODE     auto: gemm, trsm, trmm, getrf, getri, getrf_getri, potrf and geqrf on the
+                    GPU if this build has CUDA and a GPU is usable, else host; gpu: the same,
+                    but no usable GPU is an error; host: host memory only.
                     Device getrf, getri, potrf and geqrf: n x n, one size per call, matrices
                     back to back (not with --mixed, --groups, --one-per-group,
                     --compare-groups, --scatter: --device host for those); inputs: getrf

@@ -1080,7 +1080,12 @@ class DeviceMatrices {
   int count() const { return count_; }
   double *ptr() const { return reinterpret_cast<double *>(dev_.get()); }
   int64_t stride() const { return int64_t(n_) * n_; }
-  void upload() { dev_.write(0, input_.data(), input_.size() * sizeof(double)); }
+  // Settled on the device before any stream of the test uses it (a copy from pageable memory
+  // may return before it lands, and the test's stream does not wait for the legacy one).
+  void upload() {
+    dev_.write(0, input_.data(), input_.size() * sizeof(double));
+    CHECK_CUDA(cudaDeviceSynchronize());
+  }
   // Poison, a host sleep, then the inputs, all on stream s: a call that waits for s returns
   // only after the sleep.
   void upload_behind_delay(cudaStream_t s) {
@@ -1297,7 +1302,10 @@ class LuBatch : public DeviceMatrices {
 
  private:
   int *pivots() const { return reinterpret_cast<int *>(ipiv_dev_.get()); }
-  void write_pivots() { ipiv_dev_.write(0, ipiv_in_.data(), ipiv_in_.size() * sizeof(int)); }
+  void write_pivots() {
+    ipiv_dev_.write(0, ipiv_in_.data(), ipiv_in_.size() * sizeof(int));
+    CHECK_CUDA(cudaDeviceSynchronize());  // as DeviceMatrices::upload
+  }
   std::vector<int> read_pivots() const {
     std::vector<int> v(ipiv_in_.size());
     ipiv_dev_.read(0, v.data(), v.size() * sizeof(int));

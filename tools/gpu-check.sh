@@ -193,9 +193,10 @@ if has invbench; then
   grep -E "^getrf_getri|check failed" "$out/invbench-$gpu.log" | awk '{print $2, $3, $4, $7 " ms", $11 "%", "k" $12 "%", "x" $14, $17}'
 fi
 if has getricross; then
-  # Native getri's crossover to cuBLAS (lu_tuning.hpp): the library's kernels alone
-  # (BLAS_BATCHED_LU_GETRI_VENDOR_MIN past every order), the native backend as built, and the
-  # vendor backend, per order (CROSSPREC, CROSSSIZES pick a part).
+  # Native getri's crossover to cuBLAS (branch next/getri-cublas, lu_tuning.hpp): the library's
+  # kernels alone (BLAS_BATCHED_LU_GETRI_VENDOR_MIN past every order), the native backend as
+  # built, and the vendor backend, per order (CROSSPREC, CROSSSIZES pick a part). Without the
+  # crossover the first two are the same kernels.
   bench=$build/bench/blas_batched_bench
   sizes=${CROSSSIZES:-32,48,64,80,96,112,128,160,192,256}
   for p in ${CROSSPREC:-r64 r32 c64 c32}; do

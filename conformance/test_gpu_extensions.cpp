@@ -1179,44 +1179,11 @@ bool pivots_in_range(const int *ipiv, int n, std::string &why) {
   return true;
 }
 
-// Whether LU factors (getrf's layout and pivots) reproduce A: |PA - LU| <= 4 n eps |L| |U| entry
-// by entry (the rounding bound of LU with some margin; a zero column gives exact zeros).
-bool lu_reproduces(const double *a, const double *lu, const int *ipiv, int n, std::string &why) {
-  if (!pivots_in_range(ipiv, n, why)) return false;
-  std::vector<double> pa(a, a + std::size_t(n) * n);
-  for (int j = 0; j < n; ++j)
-    for (int c = 0; c < n; ++c) std::swap(pa[j + c * n], pa[ipiv[j] - 1 + c * n]);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i < n; ++i) {
-      double s = 0, abs_sum = 0;
-      for (int k = 0; k <= std::min(i, j); ++k) {
-        const double l = k == i ? 1.0 : lu[i + k * n], u = lu[k + j * n];
-        s += l * u, abs_sum += std::fabs(l) * std::fabs(u);
-      }
-      if (!(std::fabs(pa[i + j * n] - s) <= 4.0 * n * DBL_EPSILON * abs_sum))
-        return why = "|PA - LU| at (" + std::to_string(i) + ", " + std::to_string(j) + ") = " +
-                     std::to_string(std::fabs(pa[i + j * n] - s)),
-               false;
-    }
-  return true;
-}
-
-// Whether X is an inverse of A: max |I - A X| <= 8 n eps ||A||_inf ||X||_inf (a real error gives
-// a residual near 1).
-bool inverts(const double *a, const double *x, int n, std::string &why) {
-  double res = 0, norm_a = 0, norm_x = 0;
-  for (int i = 0; i < n; ++i) {
-    double row_a = 0, row_x = 0;
-    for (int j = 0; j < n; ++j) {
-      double s = i == j ? 1.0 : 0.0;
-      for (int k = 0; k < n; ++k) s -= a[i + k * n] * x[k + j * n];
-      res = std::max(res, std::fabs(s)), row_a += std::fabs(a[i + j * n]), row_x += std::fabs(x[i + j * n]);
-    }
-    norm_a = std::max(norm_a, row_a), norm_x = std::max(norm_x, row_x);
-  }
-  if (res <= 8.0 * n * DBL_EPSILON * norm_a * norm_x) return true;
-  why = "max |I - A X| = " + std::to_string(res) + " with ||A|| ||X|| = " + std::to_string(norm_a * norm_x);
-  return false;
+// Problem p of a batch of column-major n x n matrices, as the checks of common.hpp take it.
+Mat<double> square_matrix(const std::vector<double> &batch, int p, int n) {
+  Mat<double> m(n, n, BLAS_ColMajor, 0);
+  std::copy_n(batch.begin() + std::ptrdiff_t(p) * n * n, std::size_t(n) * n, m.data.begin());
+  return m;
 }
 
 // getrf, getri (of the host backend's factors) or the inverse in one call on random matrices,
@@ -1278,24 +1245,32 @@ class LuBatch : public DeviceMatrices {
     DeviceMatrices::expect_untouched(why);
     EXPECT_EQ(read_pivots(), ipiv_in_) << why << " (ipiv)";
   }
-  // info as expected; getrf's factors reproducing A; an inverse where A is not singular, and
-  // where it is, getri's input untouched or (the inverse in one call) getrf's factors.
+  // info as expected; getrf's factors reproducing A (componentwise, common.hpp) with partial
+  // pivoting's |L| <= 1; an inverse where A is not singular (getri_residual), and where it is,
+  // getri's input untouched or (the inverse in one call) getrf's factors; getri's ipiv unchanged.
   void verify(const std::vector<int> &info) const {
     const std::vector<double> out = read();
-    const std::vector<int> ipiv = what_ == LuCall::getri ? ipiv_in_ : read_pivots();
+    const std::vector<int> ipiv = read_pivots();
     int bad = 0;
     info_as_wanted(info, want_, bad);
+    if (what_ == LuCall::getri && ipiv != ipiv_in_) ADD_FAILURE() << "getri wrote ipiv", ++bad;
     for (int p = 0; p < count_ && bad < 5; ++p) {
-      const double *a = &a_[std::size_t(p) * stride()], *x = &out[std::size_t(p) * stride()];
-      const int *piv = &ipiv[std::size_t(p) * n_];
+      const Mat<double> A = square_matrix(a_, p, n_), X = square_matrix(out, p, n_);
+      const std::vector<int> piv(ipiv.begin() + std::ptrdiff_t(p) * n_, ipiv.begin() + std::ptrdiff_t(p + 1) * n_);
       std::string why;
       bool ok;
-      if (want_[p] && what_ == LuCall::getri)
-        ok = std::memcmp(x, input(p), sizeof(double) * stride()) == 0 || (why = "A written", false);
-      else if (want_[p] || what_ == LuCall::getrf)
-        ok = lu_reproduces(a, x, piv, n_, why);
-      else
-        ok = inverts(a, x, n_, why) && (what_ == LuCall::getri || pivots_in_range(piv, n_, why));
+      if (want_[p] && what_ == LuCall::getri) {
+        ok = std::memcmp(X.data.data(), input(p), sizeof(double) * stride()) == 0 || (why = "A written", false);
+      } else if (want_[p] || what_ == LuCall::getrf) {  // getrf's factors: backward error, partial pivoting
+        const double cw = getrf_componentwise(A, X, piv);
+        const auto pivots = pivot_bound(X);
+        ok = pivots_in_range(piv.data(), n_, why) && cw <= getrf_componentwise_limit<double>() && pivots;
+        if (!ok && why.empty()) why = "componentwise backward error " + std::to_string(cw) + "; " + pivots.message();
+      } else {
+        const double res = getri_residual(A, X);
+        ok = res <= residual_limit<double>() && (what_ == LuCall::getri || pivots_in_range(piv.data(), n_, why));
+        if (!ok && why.empty()) why = "||I - A X|| / (n ||A|| ||X|| eps) = " + std::to_string(res);
+      }
       if (!ok) ADD_FAILURE() << "problem " << p << " (info " << want_[p] << "): " << why, ++bad;
     }
   }

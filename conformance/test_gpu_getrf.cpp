@@ -50,13 +50,6 @@ constexpr int kIpivGuard = 3;        // poisoned ipiv entries after each problem
 constexpr int kGetrfA = 4, kGetrfIpiv = 6, kGetriA = 3, kGetriIpiv = 5;
 constexpr int kStridedGetrfAStride = 6, kStridedGetrfIpivStride = 8;
 constexpr int kStridedGetriAStride = 5, kStridedGetriIpivStride = 7;
-// Limit of getrf_componentwise (common.hpp) on the well-separated inputs. Rounding each
-// operation once in T, any order of the operations keeps the ratio below about 1.4 (real; half
-// at order 512 included) or 5.5 (complex: sqrt 2 gamma_2 per product, and the division);
-// evaluating the residual in a wide type no wider than T (r64, c64, r128, c128) adds up to 1
-// (real) or 4 (complex); triangular solves through inverted diagonal blocks may double the
-// first part on these inputs (|L| well below 1). Observed on the host backends: 1.0 and 1.5.
-template <class T> constexpr double componentwise_limit() { return is_cplx<T> ? 16 : 6; }
 
 using gpu::batch;            // problems per group (gpu_common.hpp)
 using gpu::device_backends;  // the device backends every call runs under
@@ -641,8 +634,8 @@ class LuRun {
     if (auto b = pivot_bound(LU); !b) return b.message();
     if (pr.compare) {
       const double cw = getrf_componentwise(pr.A, LU, piv);
-      if (!(cw <= componentwise_limit<T>()))
-        return "componentwise backward error " + std::to_string(cw) + " > " + std::to_string(componentwise_limit<T>());
+      if (!(cw <= getrf_componentwise_limit<T>()))
+        return "componentwise backward error " + std::to_string(cw) + " > " + std::to_string(getrf_componentwise_limit<T>());
       const double d = ref ? rel_diff(LU, *ref) : 0, tol = compare_tol<T>(std::max(pr.m, pr.n));
       if (!(d <= tol)) return "factors differ from the reference: " + std::to_string(d) + " > " + std::to_string(tol);
     }

@@ -51,7 +51,8 @@ struct FactorAdapter {
     int config = 0;
     bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked,
                            // geqrf_blocked: planned as kRunVendor)
-    bool vendor_library = false;  // the vendor backend, on a shape its library takes (cuda/vendor)
+    bool vendor_library = false;  // the vendor library (cuda/vendor) takes the shape: under the
+                                  // vendor backend, and native getri's larger orders
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -86,7 +87,9 @@ struct FactorAdapter {
       if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
-      d.vendor_library = backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r);
+      // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp).
+      const bool native_vendor = kGetri && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n);
+      d.vendor_library = (backend == Backend::vendor || native_vendor) && cuda::factor_vendor_ok(kVendor, p, r);
     }
     return d;
   }
@@ -161,7 +164,7 @@ struct FactorAdapter {
       return cuda::qr_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
     else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units);
   }
-  // An adapter-driven run: the vendor library (the vendor backend), or the blocked algorithm.
+  // An adapter-driven run: the vendor library, or the blocked algorithm.
   static int vendor(cuda::Session &s, const Run &r) {
     if constexpr (gpu_arithmetic<T>)
       if (r.vendor_library) return cuda::factor_vendor(s, device_precision<T>(), kVendor, r);

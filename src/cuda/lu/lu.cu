@@ -58,6 +58,11 @@ bool lu_blocked(DevPrec, int m, int n) {
   return std::max(m, n) >= min_side;
 }
 
+bool lu_getri_native_vendor(DevPrec p, int n) {
+  static const int forced = tuning_env("BLAS_BATCHED_LU_GETRI_VENDOR_MIN");
+  return n >= (forced ? forced : lu_getri_vendor_min_order(p));
+}
+
 // LAPACK's right-looking xgetrf with the run's layout kept: a row-major matrix is seen as its
 // column-major transpose A' (same memory) by the cores, where the block row of U is a block
 // column solved from the right by the transposed (upper) unit triangle, and the trailing

@@ -38,6 +38,10 @@ bool lu_one_pass(int K, bool single_complex);
 // (BLAS_BATCHED_LU_STAGE=0: not; an experiment's A/B switch, read once per process).
 bool lu_thread_staging();
 
+// Whether getri of order n under the native backend goes to the vendor library (where
+// factor_vendor_ok takes the shape): lu_getri_vendor_min_order in lu_tuning.hpp, or
+// BLAS_BATCHED_LU_GETRI_VENDOR_MIN=<order> for every precision (tuning; read once per process).
+bool lu_getri_native_vendor(DevPrec p, int n);
 // Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
 // driver's adapter-driven runs (which of its runs do: factor_blocked_run).
 bool lu_blocked(DevPrec p, int m, int n);

@@ -67,6 +67,31 @@ constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
 // geqrf's thread kernels follow the same rule (qr_tuning.hpp), not measured apart.
 BB_HOST_DEVICE constexpr bool lu_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 
+// getri under the native backend hands column-major square groups of r32..c64 from these orders
+// to cuBLAS getriBatched (out of place, then copied back: cuda/vendor, as under the vendor
+// backend, SPEC.md section 7): above order 32 the library's getri is LAPACK's unblocked xgetri,
+// one thread block per problem (getri_shared.cuh), and cuBLAS's overtakes it. Measured on the
+// H200 (`tools/gpu-check.sh getricross`, one call of about 1 GB), time of the library's kernels
+// over the vendor path's (above 1: cuBLAS faster), at 32 / 48 / 64 / 80 / 96 / 112 / 128 / 160 /
+// 192 / 256:
+//   r64 0.23 0.93 0.70 0.80 0.88 1.35 1.14 2.29 2.35 1.86
+//   r32 0.28 1.27 0.92 0.84 0.70 0.80 0.87 1.25 1.03 2.18
+//   c64 0.66 1.20 1.24 1.73 1.44 3.38 3.75 3.13 2.72 1.96
+//   c32 0.40 1.09 0.84 0.89 0.97 1.47 1.25 2.08 2.35 1.82
+// (r32 and c32 at 48 only: their kernels' shared-memory tier there is slower than at 64.) On the
+// H100 against cuBLAS called directly, the same direction: r64 0.72 at 64, 1.20 at 128, 2.8 at
+// 256; c64 1.23 at 64, 3.5 at 128.
+constexpr int kLuGetriNoVendor = 1 << 30;
+constexpr int lu_getri_vendor_min_order(DevPrec p) {
+  switch (p) {
+    case DevPrec::c64: return 48;
+    case DevPrec::c32: return 112;
+    case DevPrec::r64: return 112;
+    case DevPrec::r32: return 160;
+    default: return kLuGetriNoVendor;  // r16, c16: no cuBLAS getri
+  }
+}
+
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
 // panel of nb columns at a time (its interchanges applied across the whole row), the block row
 // of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax

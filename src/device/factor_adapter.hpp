@@ -87,8 +87,10 @@ struct FactorAdapter {
       if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
-      // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp).
-      const bool native_vendor = kGetri && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n);
+      // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp);
+      // not the inverse in one call, whose vendor path would run cuBLAS's getrf as well.
+      const bool native_vendor =
+          kGetri && !kInverse && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n);
       d.vendor_library = (backend == Backend::vendor || native_vendor) && cuda::factor_vendor_ok(kVendor, p, r);
     }
     return d;

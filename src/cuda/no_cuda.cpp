@@ -73,6 +73,7 @@ int lu_units_per_block(DevPrec, LuRoutine, int) { return 1; }
 int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
 bool lu_blocked(DevPrec, int, int) { return false; }
+bool lu_getri_native_vendor(DevPrec, int) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 bool lu_one_pass(int, bool) { return false; }

@@ -1337,8 +1337,7 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;
 // regular problems hold inv(A) (residual ||I - A X||), bit for bit the two calls' result where
 // the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, r128/c128) and
-// not necessarily where the one-pass kernels run (unrounded factors, Gauss-Jordan) or where the
-// second call's getri ran on cuBLAS (the native backend's larger orders, SPEC.md section 7).
+// not necessarily where the one-pass kernels run (unrounded factors, Gauss-Jordan).
 // Host pointer arrays with host info, and device pointer arrays with device info; orders of
 // the one-problem-per-thread kernels, the register kernels, the blocked getrf and getri's
 // shared kernel; a singular problem in each group, a NULL A in the first and in a blocked one.
@@ -1367,7 +1366,6 @@ TYPED_TEST(GpuGetrf, InverseInOneCall) {
     int rc;
     std::vector<T> a;
     std::vector<int> ipiv, info;
-    std::string record;  // blas_batched_last_call() after the call (the two calls: getri's)
   };
   // One call (fused) or two (getrf, then getri) on fresh device copies.
   auto run = [&](bool fused, bool device_arrays, const char *backend) {
@@ -1399,7 +1397,6 @@ TYPED_TEST(GpuGetrf, InverseInOneCall) {
       EXPECT_GE(r.rc, 0) << "getrf";
       r.rc = Api<T>::getri(layout, n.data(), A, ld.data(), ipiv, G, sizes.data(), inf);
     }
-    r.record = blas_batched_last_call();
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     r.a.resize(elements), r.ipiv.resize(poison.size());
     a.read(0, r.a.data(), elements * sizeof(T)), piv.read(0, r.ipiv.data(), r.ipiv.size() * sizeof(int));
@@ -1425,10 +1422,7 @@ TYPED_TEST(GpuGetrf, InverseInOneCall) {
         const std::size_t len = pr.A.data.size();
         // lu_one_pass_inverse: every order up to 32 but c32's and c16's above 16.
         const bool one_pass_order = !is_quad<T> && pr.n <= (is_cplx<T> && sizeof(T) <= 8 ? 16 : 32);
-        // Under native, getri's larger orders on cuBLAS; the fused call keeps the kernels.
-        const bool getri_on_cublas = std::string(backend) == "native" &&
-                                     gpu::last_call_group_line(two.record, p / kCount).find("cuda/cublas") != std::string::npos;
-        if (two.info[p] != 0 || (!one_pass_order && !getri_on_cublas)) {  // getrf's factors, untouched, or getri's result
+        if (two.info[p] != 0 || !one_pass_order) {  // getrf's factors, untouched, or getri's result
           EXPECT_TRUE(std::memcmp(one.a.data() + at[p], two.a.data() + at[p], len * sizeof(T)) == 0)
               << "problem " << p << " (n = " << pr.n << ", info " << two.info[p] << "): A differs from getrf + getri";
           continue;

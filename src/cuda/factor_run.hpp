@@ -49,6 +49,10 @@ struct FactorRun {
   bool keep_codes = false;
   // The vendor backend's library takes the run (cuda/vendor; the device layer's adapters decide).
   bool vendor_library = false;
+  // The inverse in one call where the native backend's getri goes to the vendor library
+  // (lu_tuning.hpp): getrf's kernels (blocked or not, as the getrf call would run them), then
+  // the vendor's getri, as the two calls one after the other would.
+  bool getri_on_vendor = false, getrf_by_blocks = false;
 };
 
 // The run's problems [from, from + count): every operand moved along the batch (elem: bytes of

@@ -76,6 +76,7 @@ bool lu_blocked(DevPrec, int, int) { return false; }
 bool lu_getri_native_vendor(DevPrec, int) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
+int getrf_unblocked(Session &s, DevPrec, const FactorRun &) { return s.status(); }
 bool lu_one_pass(int, bool) { return false; }
 int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();

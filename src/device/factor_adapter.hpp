@@ -53,6 +53,7 @@ struct FactorAdapter {
                            // geqrf_blocked: planned as kRunVendor)
     bool vendor_library = false;  // the vendor library (cuda/vendor) takes the shape: under the
                                   // vendor backend, and native getri's larger orders
+    bool getri_on_vendor = false;  // the inverse in one call at those orders: getri's part only
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -88,10 +89,13 @@ struct FactorAdapter {
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
       // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp);
-      // not the inverse in one call, whose vendor path would run cuBLAS's getrf as well.
-      const bool native_vendor =
-          kGetri && !kInverse && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n);
-      d.vendor_library = (backend == Backend::vendor || native_vendor) && cuda::factor_vendor_ok(kVendor, p, r);
+      // the inverse in one call there runs getrf's kernels and the vendor's getri, as the two
+      // calls would (its vendor path would run cuBLAS's getrf as well).
+      const bool native_getri_vendor = kGetri && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n) &&
+                                       cuda::factor_vendor_ok(cuda::VendorFactor::getri, p, r);
+      d.vendor_library = kInverse ? backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r)
+                                  : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r) : native_getri_vendor;
+      d.getri_on_vendor = kInverse && native_getri_vendor;
     }
     return d;
   }
@@ -104,7 +108,9 @@ struct FactorAdapter {
 
   static void start_call() {}
   static Where where(const Group &d) {
-    return !d.vendor_library ? Where::cuda_kernel : kPotrf ? Where::cuda_solver : Where::cuda_vendor;
+    return d.getri_on_vendor ? Where::cuda_vendor
+           : !d.vendor_library ? Where::cuda_kernel
+           : kPotrf ? Where::cuda_solver : Where::cuda_vendor;
   }
 
   // The vendor library takes a run of the vendor backend, unless the host pass skipped a problem
@@ -116,6 +122,9 @@ struct FactorAdapter {
     Run r = d.run;
     r.problems = s.count;
     r.vendor_library = vendor_takes(d, s);
+    // As vendor_takes, for the inverse's getri part; getrf's part blocks where plan_config would.
+    r.getri_on_vendor = d.getri_on_vendor && !s.skipped && !s.capturing;
+    r.getrf_by_blocks = d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs);
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
@@ -138,8 +147,8 @@ struct FactorAdapter {
   // lead to one scratch area: the blocks then compute there (garbage nobody reads; getrf's
   // interchanges never read ipiv back, geqrf's T reads tau with no indexing by its values) and
   // keep the problem's -k code.
-  static int plan_config(const Group &d, const Segment &s, const Run &) {
-    if (vendor_takes(d, s)) return kRunVendor;
+  static int plan_config(const Group &d, const Segment &s, const Run &r) {
+    if (vendor_takes(d, s) || r.getri_on_vendor) return kRunVendor;
     return d.blocked && !s.capturing && cuda::factor_blocked_run(s.count, s.chunk_runs) ? kRunVendor : d.config;
   }
   static std::size_t scratch_bytes(const Group &d) {  // only kRunVendor runs: A (its extent covers tau), or ipiv
@@ -174,7 +183,12 @@ struct FactorAdapter {
   }
   static int blocked(cuda::Session &s, const Run &r) {
     if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
-    else if constexpr (kInverse && gpu_arithmetic<T>) return cuda::getrf_getri_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kInverse && gpu_arithmetic<T>) {
+      const cuda::DevPrec p = device_precision<T>();
+      if (!r.getri_on_vendor) return cuda::getrf_getri_blocked(s, p, r, false);
+      if (r.getrf_by_blocks ? cuda::getrf_blocked(s, p, r, false) : cuda::getrf_unblocked(s, p, r)) return s.status();
+      return cuda::factor_vendor(s, p, cuda::VendorFactor::getri, r);
+    }
     else if constexpr (kPotrf && gpu_arithmetic<T>) return cuda::potrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kGeqrf && gpu_arithmetic<T>) return cuda::geqrf_blocked(s, device_precision<T>(), r, false);
     else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned

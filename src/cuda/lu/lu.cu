@@ -117,6 +117,13 @@ int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
   return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config));
 }
 
+int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r) {
+  FactorRun one = r;
+  one.unit_begin = 0;
+  const int config = lu_config(p, LuRoutine::getrf, r.m, r.n);
+  return lu_launch(s, p, LuRoutine::getrf, config, &one, nullptr, nullptr, 1, lu_units(one, config));
+}
+
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,
               const int32_t *block_first, int count, int64_t units) {
   return by_precision(p, [&](auto x) {

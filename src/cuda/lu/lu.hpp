@@ -52,6 +52,8 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
 // The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri's
 // kernel on the factors with the codes getrf wrote kept (FactorRun::keep_codes). No sync.
 int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
+// getrf of one run by the unblocked kernel of its shape, launched from the host.
+int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r);
 
 // One launch of `config` over `count` runs (their unit_begin set): by value when count <=
 // kFactorInlineRuns (`table_host`), else a table in device memory with `block_first` (the run of

@@ -10,7 +10,8 @@
 # qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
 # vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
-# getricross: native getri's crossover to cuBLAS). From the device tool:
+# getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
+# largeab: getrf and potrf above 512 against the vendor). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -129,6 +130,32 @@ if has extbench; then
   done > "$out/extbench-$gpu.log" 2>&1
   grep -E "^gemm|^ncu|rout" "$out/extbench-$gpu.log"
 fi
+if has stridedab; then
+  # Strided gemm at small orders: chunks per call (BLAS_BATCHED_DEBUG=time), the call against
+  # cuBLAS strided, and ncu on the library's kernel (registers, occupancy, DRAM throughput).
+  bench=$build/bench/blas_batched_bench
+  for p in ${STRIDEDPREC:-r64 r32}; do
+    for n in ${STRIDEDSIZES:-2 4 8 16}; do
+      echo "== $p n=$n"
+      BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec $p --sizes $n --device gpu --reps 5 \
+        --backend native-strided,cublas-batched 2>&1 | grep -E "device pass|^gemm" | sort | uniq -c | sort -rn | head -4
+      ncu --csv --metrics launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
+        -k regex:'gemm_(flat|tiles)' -c 1 "$bench" --routine gemm --prec $p --sizes $n --device gpu \
+        --backend native-strided --reps 1 2> /dev/null | awk -F'","' 'NF > 10 {print "ncu", $5, $(NF-2), $NF}' | cut -c1-200
+    done
+  done > "$out/stridedab-$gpu.log" 2>&1
+  cat "$out/stridedab-$gpu.log"
+fi
+if has largeab; then
+  # getrf and potrf above 512 (LARGEPREC, LARGESIZES): the library's blocked kernels against the
+  # vendor called directly (cuBLAS getrfBatched, cuSOLVER potrfBatched), for their crossovers.
+  bench=$build/bench/blas_batched_bench
+  for p in ${LARGEPREC:-r64 r32}; do
+    "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu \
+      --reps 3 --backend native,cublas-direct --csv "$out/large-$p-$gpu.csv"
+  done > "$out/largeab-$gpu.log" 2>&1
+  grep -E "^(getrf|potrf)" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
+fi
 if has lubench; then
   # getrf and getri on the GPU against cuBLAS (LUPREC, LUSIZES pick a part: one call is 10 min).
   bench=$build/bench/blas_batched_bench
@@ -193,10 +220,9 @@ if has invbench; then
   grep -E "^getrf_getri|check failed" "$out/invbench-$gpu.log" | awk '{print $2, $3, $4, $7 " ms", $11 "%", "k" $12 "%", "x" $14, $17}'
 fi
 if has getricross; then
-  # Native getri's crossover to cuBLAS (branch next/getri-cublas, lu_tuning.hpp): the library's
-  # kernels alone (BLAS_BATCHED_LU_GETRI_VENDOR_MIN past every order), the native backend as
-  # built, and the vendor backend, per order (CROSSPREC, CROSSSIZES pick a part). Without the
-  # crossover the first two are the same kernels.
+  # Native getri's crossover to cuBLAS (lu_tuning.hpp): the library's kernels alone
+  # (BLAS_BATCHED_LU_GETRI_VENDOR_MIN past every order), the native backend as built, and the
+  # vendor backend, per order (CROSSPREC, CROSSSIZES pick a part).
   bench=$build/bench/blas_batched_bench
   sizes=${CROSSSIZES:-32,48,64,80,96,112,128,160,192,256}
   for p in ${CROSSPREC:-r64 r32 c64 c32}; do

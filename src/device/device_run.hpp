@@ -233,8 +233,12 @@ class DeviceRun {
     const int team = w.team;
     int64_t pos = 0;   // the next chunk's first problem, among this device's
     int first_group = 0;  // the group (index into mine) that holds it
-    // Nothing to read on the host per problem: no pass to overlap, so full chunks at once.
-    int64_t limit = c_.addressing == Addressing::host_arrays ? kFirstChunk : kChunkProblems;
+    // Nothing to read on the host per problem: no pass to overlap, so full chunks at once; and
+    // a strided call whose codes need no list holds nothing per problem (batch_count is an int,
+    // as cuBLAS's), so it goes in one chunk: each further one cost a gap on the GPU (measured
+    // r64 n = 2: 40 chunks, the kernels' span at 45 % of copy bandwidth).
+    const bool whole = c_.addressing == Addressing::strided && !collect();
+    int64_t limit = c_.addressing == Addressing::host_arrays ? kFirstChunk : whole ? total : kChunkProblems;
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_timing();
@@ -257,7 +261,7 @@ class DeviceRun {
           ch.begin = pos, ch.problems = end - pos;
           ch.starts[ch.nseg] = ch.problems;
           pos = end, first_group = end == start[last_group + 1] ? last_group + 1 : last_group;
-          limit = std::min(2 * limit, kChunkProblems);
+          limit = std::max(limit, std::min(2 * limit, kChunkProblems));
           // Few segments: the threads split problems (a segment may be shared), so its base
           // and steps are found first; many: each thread takes whole segments.
           ch.by_segments = ch.nseg >= 8 * int64_t(omp_get_num_threads());

@@ -1092,6 +1092,21 @@ TYPED_TEST(GpuPotrf, SweepRowMajor) {
 // orders up to 32 with both triangles in one call, those above in calls of at most 8 groups
 // (the blocked algorithm: codes from every block); info in host memory, in device memory, and
 // NULL (the return value is the only report).
+template <class T>
+auto not_pd_maker(BLAS_Layout layout) {
+  return [layout](const auto &s, int pad, int i) {
+    if (i == 3) return planted_chol<T>(s.n, layout, s.uplo, pad);
+    Problem<T> pr = hpd_problem<T>(s.n, layout, s.uplo, pad);
+    switch (i) {
+      case 1: break_minor(pr, random_int(0, s.n - 1), NotPd::negative); break;
+      case 2: break_minor(pr, s.n - 1, NotPd::negative); break;
+      case 4: break_minor(pr, 0, NotPd::zero); break;
+      case 5: break_minor(pr, random_int(0, s.n - 1), NotPd::nan); break;
+      default: break;
+    }
+    return pr;
+  };
+}
 TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
   using T = typename TypeParam::type;
   std::vector<std::vector<int>> calls = {{1, 2, 3, 5, 8, 13, 24, 32}, {33, 40}};
@@ -1101,18 +1116,7 @@ TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
     const BLAS_Layout layout = kLayouts[call % 2];
     const std::vector<int> &orders = calls[call / 2];
     Run<T> run(Routine::potrf, layout, "not positive definite");
-    auto make = [layout](const auto &s, int pad, int i) {
-      if (i == 3) return planted_chol<T>(s.n, layout, s.uplo, pad);
-      Problem<T> pr = hpd_problem<T>(s.n, layout, s.uplo, pad);
-      switch (i) {
-        case 1: break_minor(pr, random_int(0, s.n - 1), NotPd::negative); break;
-        case 2: break_minor(pr, s.n - 1, NotPd::negative); break;
-        case 4: break_minor(pr, 0, NotPd::zero); break;
-        case 5: break_minor(pr, random_int(0, s.n - 1), NotPd::nan); break;
-        default: break;
-      }
-      return pr;
-    };
+    const auto make = not_pd_maker<T>(layout);
     for (int n : orders)
       for (BLAS_Uplo u : kUplos) run.add(n, n, 6, make, u);
     CallOpts o;
@@ -1122,6 +1126,44 @@ TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
     if (gpu::reduced()) continue;
     o.with_info = false;
     run_all_backends(run, o);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// ---- 2b. past the crossover to cuSOLVER (chol_vendor_min_order in chol_tuning.hpp: 640 for
+// r64 and r32, 512 for c64 and c32): under the native backend cuSOLVER potrfBatched takes the triangles it can (Lower
+// in column-major, Upper in row-major), the blocked algorithm the others; LAPACK's codes from
+// both, for problems that are not positive definite too. Half precisions have no cuSOLVER
+// routine and r128/c128 run staged on the host: neither crosses over.
+TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
+  using T = typename TypeParam::type;
+  if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
+  const std::vector<int> orders = gpu::reduced() ? std::vector<int>{640} : std::vector<int>{639, 640, 700};
+  for (BLAS_Layout layout : kLayouts) {
+    Run<T> run(Routine::potrf, layout, "past the cuSOLVER crossover");
+    const auto make = chol_maker<T>(layout);
+    for (int n : orders)
+      for (BLAS_Uplo u : kUplos) run.add(n, n, 2, make, u);
+    run_all_backends(run);
+    if (::testing::Test::HasFailure()) return;
+    // Where the native backend ran each group: cuSOLVER exactly from the crossover on, and only
+    // on its triangle (the crossover as chol_tuning.hpp sets it; a retuning moves it here too).
+    run.run(on("native"));
+    if (::testing::Test::HasFailure()) return;
+    const int solver_from = is_cplx<T> ? 512 : 640;
+    int g = 0;
+    for (int n : orders)
+      for (BLAS_Uplo u : kUplos) {
+        const bool solver_triangle = (layout == BLAS_ColMajor) == (u == BLAS_Lower);
+        const std::string line = gpu::last_call_group_line(run.record(), g++);
+        EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, solver_triangle && n >= solver_from)
+            << "order " << n << ", uplo " << uplo_name(u) << ": " << line;
+      }
+    Run<T> bad(Routine::potrf, layout, "past the cuSOLVER crossover, not positive definite");
+    for (BLAS_Uplo u : kUplos) bad.add(650, 650, 6, not_pd_maker<T>(layout), u);
+    CallOpts o;
+    o.info = layout == BLAS_ColMajor ? Mem::host : Mem::device;
+    run_all_backends(bad, o);
     if (::testing::Test::HasFailure()) return;
   }
 }

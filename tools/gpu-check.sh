@@ -138,7 +138,10 @@ if has stridedab; then
     for n in ${STRIDEDSIZES:-2 4 8 16}; do
       echo "== $p n=$n"
       BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec $p --sizes $n --device gpu --reps 5 \
-        --backend native-strided,cublas-batched 2>&1 | grep -E "device pass|^gemm" | sort | uniq -c | sort -rn | head -4
+        --backend native-strided,cublas-batched > "$out/stridedab-run.log" 2>&1
+      grep -E "^gemm" "$out/stridedab-run.log"
+      echo "device passes: $(grep -o "[0-9]* chunks" "$out/stridedab-run.log" | sort | uniq -c | tr '\n' ' ')"
+      grep "device pass" "$out/stridedab-run.log" | tail -2
       ncu --csv --metrics launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed,gpu__time_duration.sum \
         -k regex:'gemm_(flat|tiles)' -c 1 "$bench" --routine gemm --prec $p --sizes $n --device gpu \
         --backend native-strided --reps 1 2> /dev/null | awk -F'","' 'NF > 10 {print "ncu", $5, $(NF-2), $NF}' | cut -c1-200
@@ -150,11 +153,16 @@ if has largeab; then
   # getrf and potrf above 512 (LARGEPREC, LARGESIZES): the library's blocked kernels against the
   # vendor called directly (cuBLAS getrfBatched, cuSOLVER potrfBatched), for their crossovers.
   bench=$build/bench/blas_batched_bench
+  # The native rows once as built and once with no crossover to cuSOLVER (potrf's
+  # BLAS_BATCHED_CHOL_VENDOR_MIN past every order: the blocked algorithm alone).
   for p in ${LARGEPREC:-r64 r32}; do
     "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu \
       --reps 3 --backend native,cublas-direct --csv "$out/large-$p-$gpu.csv"
+    echo "-- $p, blocked only"
+    BLAS_BATCHED_CHOL_VENDOR_MIN=1073741824 "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p \
+      --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu --reps 3 --backend native --csv "$out/large-blocked-$p-$gpu.csv"
   done > "$out/largeab-$gpu.log" 2>&1
-  grep -E "^(getrf|potrf)" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
+  grep -E "^(getrf|potrf)|^--" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
 fi
 if has lubench; then
   # getrf and getri on the GPU against cuBLAS (LUPREC, LUSIZES pick a part: one call is 10 min).

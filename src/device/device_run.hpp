@@ -288,6 +288,8 @@ class DeviceRun {
           t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
       }
 #pragma omp barrier
+      // Host memory the GPU never reads: a host info's zeros are written while the chunk runs.
+      if (late_zeros()) for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { zero_info(ch.segs[i], a, b); });
       if (status) break;
     }
     // A device info that the kernels (and for device pointer arrays the check pass) wrote in
@@ -402,7 +404,7 @@ class DeviceRun {
   // other threads scan other ranges of the segment, so the results are merged atomically.
   void scan_range(const typename A::Group &d, Segment &sg, int64_t lo, int64_t hi, bool shared) const {
     if (c_.addressing != Addressing::host_arrays) {  // no pointers to read on the host
-      if (c_.info) std::memset(c_.info + sg.first + lo, 0, std::size_t(hi - lo) * sizeof(int));
+      if (!late_zeros()) zero_info(sg, lo, hi);
       return;
     }
     bool strided = true, any_null = false;
@@ -723,6 +725,13 @@ class DeviceRun {
   }
 
   bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
+  // A host info's zeros for problems [lo, hi) of a segment whose pointers the host never reads.
+  void zero_info(const Segment &sg, int64_t lo, int64_t hi) const {
+    if (c_.info) std::memset(c_.info + sg.first + lo, 0, std::size_t(hi - lo) * sizeof(int));
+  }
+  // No info list will write the host info: its zeros can wait until the chunk is launched
+  // (r64 strided n = 2: 0.29 ms of zeros before a 0.37 ms kernel).
+  bool late_zeros() const { return c_.addressing != Addressing::host_arrays && !collect(); }
   // Codes come back through the info channel: numerical ones, and NULL entries of device
   // pointer arrays in a blocking call (the return value counts them); except where every
   // code lands in a device info (strided runs, or device pointer arrays), counted at the end.

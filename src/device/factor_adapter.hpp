@@ -93,8 +93,12 @@ struct FactorAdapter {
       // calls would (its vendor path would run cuBLAS's getrf as well).
       const bool native_getri_vendor = kGetri && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n) &&
                                        cuda::factor_vendor_ok(cuda::VendorFactor::getri, p, r);
+      // potrf's larger orders go to cuSOLVER under the native backend too (chol_tuning.hpp).
+      const bool native_potrf_vendor = kPotrf && backend == Backend::native && cuda::chol_native_vendor(p, r.n) &&
+                                       cuda::factor_vendor_ok(kVendor, p, r);
       d.vendor_library = kInverse ? backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r)
-                                  : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r) : native_getri_vendor;
+                         : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r)
+                                                      : native_getri_vendor || native_potrf_vendor;
       d.getri_on_vendor = kInverse && native_getri_vendor;
     }
     return d;

@@ -34,6 +34,12 @@ bool chol_blocked(DevPrec p, int n) {
   return n >= (forced ? forced : kCholBlockedMinSide);
 }
 
+// BLAS_BATCHED_CHOL_VENDOR_MIN=<order> moves the crossover to cuSOLVER (tuning; read once).
+bool chol_native_vendor(DevPrec p, int n) {
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_VENDOR_MIN");
+  return n >= (forced ? forced : chol_vendor_min_order(p));
+}
+
 // BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
 static int block_width(DevPrec p, int n) {
   static const int w = tuning_env("BLAS_BATCHED_CHOL_BLOCK"), forced = w == 16 || w == 32 ? w : 0;

@@ -26,6 +26,10 @@ int chol_units_per_block(int config);
 // Whether potrf of order n takes the blocked algorithm, from the host: the driver's
 // adapter-driven runs (which of its runs do: factor_blocked_run).
 bool chol_blocked(DevPrec p, int n);
+// Whether potrf of order n under the native backend goes to cuSOLVER (where factor_vendor_ok
+// takes the shape): chol_vendor_min_order in chol_tuning.hpp, or
+// BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision.
+bool chol_native_vendor(DevPrec p, int n);
 // potrf of one run by blocks of columns on the session's stream: the diagonal block's kernel,
 // the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload, no
 // workspace). No sync.

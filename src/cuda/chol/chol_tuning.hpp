@@ -59,6 +59,26 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // 2.14, 128 1.73 / 1.34, 512 0.97 / 0.57; r32 at 48 2.07 / 2.60, 64 3.13 / 2.25; c64 at 48
 // 1.19 / 2.51, 64 1.60 / 2.33, 128 1.19 / 1.40, 256 1.17 / 0.99; c32 at 48 1.67 / 2.12, 64
 // 1.65 / 1.91, 96 1.31 / 1.41, 128 1.20 / 1.16, 256 0.95 / 0.82.
+// potrf under the native backend hands the groups cuSOLVER potrfBatched takes (the column-major
+// lower triangle, the row-major upper one: factor_vendor_ok) to it from these orders, as the
+// vendor backend does (cuda/vendor, SPEC.md section 7): past a few hundred the blocked
+// algorithm's chain of small gemm and trsm steps falls behind. Measured on the H100
+// (`tools/gpu-check.sh largeab`, one call of about 1 GB, Lower), the blocked algorithm's time
+// over cuSOLVER called directly at 384 / 512 / 640 / 768 / 1024:
+//   r64 0.79 0.95 1.14 1.37 1.72      c64 1.01 1.25 1.46 1.73 2.31
+//   r32 0.78 0.98 1.12 1.44 1.62      c32 1.04 1.20 1.37 1.61 2.01
+// Through the library, cuSOLVER's path costs 1.06-1.10x the direct call (its pointer lists, and
+// LAPACK's codes read off the factor's diagonal), which the crossovers include.
+constexpr int kCholNoVendor = 1 << 30;
+constexpr int chol_vendor_min_order(DevPrec p) {
+  switch (p) {
+    case DevPrec::r64: return 640;
+    case DevPrec::r32: return 640;
+    case DevPrec::c64: return 512;
+    case DevPrec::c32: return 512;
+    default: return kCholNoVendor;  // r16, c16: no cuSOLVER routine
+  }
+}
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
 constexpr int kCholBlockedMinSide = 33;
 constexpr int chol_block_width(DevPrec p, int n) {

@@ -202,7 +202,8 @@ template <class T> std::vector<const char *> device_backends() {
 // library's kernels with host arrays (the host pass skips the problem, and no vendor pointer
 // list may hold NULL) but the vendor library with device arrays (NULL entries lead to scratch
 // there): the bits may differ; every other check, info included, holds for both. Under native
-// the same holds for the groups its tuning sends to a vendor library (getri's larger orders):
+// the same holds for the groups its tuning sends to a vendor library (getri's and potrf's larger
+// orders):
 // a test asks the call's record about those.
 inline bool same_bits_host_and_device_arrays(const char *backend) { return std::string(backend) != "vendor"; }
 

@@ -1086,12 +1086,7 @@ TYPED_TEST(GpuPotrf, SweepRowMajor) {
   if (!::testing::Test::HasFailure()) potrf_blocked_sweep<typename TypeParam::type>(BLAS_RowMajor, true);
 }
 
-// ---- 2. problems that are not positive definite among ones that are -----------------------------
-// Kind i of a group of six: 0 positive definite, 1 a random minor fails (negative pivot), 2 the
-// last one (negative), 3 planted, 4 the first (zero pivot), 5 a random one (NaN pivot). The
-// orders up to 32 with both triangles in one call, those above in calls of at most 8 groups
-// (the blocked algorithm: codes from every block); info in host memory, in device memory, and
-// NULL (the return value is the only report).
+// Problem i of a group of six: the kinds listed below (NotPositiveDefinite).
 template <class T>
 auto not_pd_maker(BLAS_Layout layout) {
   return [layout](const auto &s, int pad, int i) {
@@ -1107,6 +1102,13 @@ auto not_pd_maker(BLAS_Layout layout) {
     return pr;
   };
 }
+
+// ---- 2. problems that are not positive definite among ones that are -----------------------------
+// Kind i of a group of six: 0 positive definite, 1 a random minor fails (negative pivot), 2 the
+// last one (negative), 3 planted, 4 the first (zero pivot), 5 a random one (NaN pivot). The
+// orders up to 32 with both triangles in one call, those above in calls of at most 8 groups
+// (the blocked algorithm: codes from every block); info in host memory, in device memory, and
+// NULL (the return value is the only report).
 TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
   using T = typename TypeParam::type;
   std::vector<std::vector<int>> calls = {{1, 2, 3, 5, 8, 13, 24, 32}, {33, 40}};
@@ -1131,14 +1133,17 @@ TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
 }
 
 // ---- 2b. past the crossover to cuSOLVER (chol_vendor_min_order in chol_tuning.hpp: 640 for
-// r64 and r32, 512 for c64 and c32): under the native backend cuSOLVER potrfBatched takes the triangles it can (Lower
-// in column-major, Upper in row-major), the blocked algorithm the others; LAPACK's codes from
-// both, for problems that are not positive definite too. Half precisions have no cuSOLVER
-// routine and r128/c128 run staged on the host: neither crosses over.
+// r64 and r32, 512 for c64 and c32; moved here by hand when retuned): under the native backend
+// cuSOLVER potrfBatched takes the triangles it can (Lower in column-major, Upper in row-major),
+// the blocked algorithm the others; LAPACK's codes from both, for problems that are not
+// positive definite too. Half precisions have no cuSOLVER routine and r128/c128 run staged on
+// the host: neither crosses over.
 TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
-  const std::vector<int> orders = gpu::reduced() ? std::vector<int>{640} : std::vector<int>{639, 640, 700};
+  // Both crossovers' edges (512 complex, 640 real) and one order past them.
+  const std::vector<int> orders =
+      gpu::reduced() ? std::vector<int>{511, 512, 639, 640} : std::vector<int>{511, 512, 639, 640, 700};
   for (BLAS_Layout layout : kLayouts) {
     Run<T> run(Routine::potrf, layout, "past the cuSOLVER crossover");
     const auto make = chol_maker<T>(layout);
@@ -1150,7 +1155,11 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
     // on its triangle (the crossover as chol_tuning.hpp sets it; a retuning moves it here too).
     run.run(on("native"));
     if (::testing::Test::HasFailure()) return;
+#ifdef BB_TEST_HAVE_CUSOLVER
     const int solver_from = is_cplx<T> ? 512 : 640;
+#else
+    const int solver_from = std::numeric_limits<int>::max();  // no cuSOLVER: blocked throughout
+#endif
     int g = 0;
     for (int n : orders)
       for (BLAS_Uplo u : kUplos) {

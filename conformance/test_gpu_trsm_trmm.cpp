@@ -245,6 +245,42 @@ TYPED_TEST(GpuTrsmTrmm, EveryOrderAndRecursion) {
   }
 }
 
+// Every m x n with m, n = 1..32 as its own group, in one call (the leaf kernels' shapes: B's
+// lines and A's order apart, partial warps of either), in four option combinations that cover
+// both sides, both effective triangles, A^T and A^H, unit and non-unit diagonals.
+TYPED_TEST(GpuTrsmTrmm, EveryShapeUpTo32) {
+  using T = typename TypeParam::type;
+  const int step = gpu::reduced() || is_quad<T> ? 5 : 1;  // reduced: 1, 6, 11, .., 31 and 32
+  struct Options {
+    BLAS_Layout layout;
+    BLAS_Side side;
+    BLAS_Uplo uplo;
+    BLAS_Op ta;
+    BLAS_Diag diag;
+  };
+  const Options options[] = {{BLAS_ColMajor, BLAS_Left, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit},
+                             {BLAS_RowMajor, BLAS_Right, BLAS_Upper, BLAS_Trans, BLAS_Unit},
+                             {BLAS_ColMajor, BLAS_Right, BLAS_Lower, BLAS_ConjTrans, BLAS_NonUnit},
+                             {BLAS_RowMajor, BLAS_Left, BLAS_Upper, BLAS_ConjTrans, BLAS_Unit}};
+  for (bool solve : {true, false})
+    for (const Options &op : options) {
+      TriCase<T> c{solve, op.layout, op.side, op.uplo, op.ta, op.diag, {}, {}, {}};
+      std::vector<int> sides;
+      for (int r = 1; r <= 32; r += step) sides.push_back(r);
+      if (sides.back() != 32) sides.push_back(32);
+      for (int m : sides)
+        for (int n : sides) {
+          c.groups.push_back(TriGroup<T>{m, n, 1, random_value<T>()});
+          const int order = op.side == BLAS_Left ? m : n;
+          c.A.push_back(make_triangular<T>(order, op.layout, random_int(0, 2), op.uplo, op.diag));
+          c.B.emplace_back(m, n, op.layout, random_int(0, 2));
+          c.B.back().fill_random();
+        }
+      check_device_case(c, CallOpts{});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
 // The vendor backend, device pointer arrays and info, and NULL pointers (info -9 or -11, the
 // problem untouched, the others correct) at a leaf order and in the recursion, alpha = 0
 // included (a NULL A there must not let B be zeroed).

@@ -492,9 +492,9 @@ class DeviceRun {
       t.skipped += sg.skipped;
       sg.ptr_index = A::strided_ok(d, sg) || sg.device_array ? -1 : 0;
       if (sg.ptr_index == 0) t.block += sg.count;
-      const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
-      sg.chunk_runs = ch.nseg;
+      sg.chunk_runs = ch.nseg;  // before make_run, whose choices (vendor or not) read them
       sg.capturing = ch.capturing;
+      const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;

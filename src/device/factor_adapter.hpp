@@ -52,7 +52,8 @@ struct FactorAdapter {
     bool blocked = false;  // the shape takes a blocked algorithm (getrf_blocked, potrf_blocked,
                            // geqrf_blocked: planned as kRunVendor)
     bool vendor_library = false;  // the vendor library (cuda/vendor) takes the shape: under the
-                                  // vendor backend, and native getri's larger orders
+                                  // vendor backend, and native getri's and potrf's larger orders
+    bool tuned_to_vendor = false;  // the latter: the native backend's measured crossover
     bool getri_on_vendor = false;  // the inverse in one call at those orders: getri's part only
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
@@ -99,6 +100,7 @@ struct FactorAdapter {
       d.vendor_library = kInverse ? backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r)
                          : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r)
                                                       : native_getri_vendor || native_potrf_vendor;
+      d.tuned_to_vendor = !kInverse && backend == Backend::native && d.vendor_library;
       d.getri_on_vendor = kInverse && native_getri_vendor;
     }
     return d;
@@ -120,7 +122,13 @@ struct FactorAdapter {
   // The vendor library takes a run of the vendor backend, unless the host pass skipped a problem
   // of it (its pointer lists would hold NULL; device pointer arrays get the checked copy instead)
   // or the call is being captured into a graph (the lists' workspace would be memory nodes).
-  static bool vendor_takes(const Group &d, const Segment &s) { return d.vendor_library && !s.skipped && !s.capturing; }
+  // The native backend's crossovers were measured on one large group: a run of few problems in a
+  // chunk of many runs keeps the one launch of the library's kernels that it shares with the
+  // others (factor_blocked_run, as for the blocked algorithm) instead of a vendor call of its own.
+  static bool vendor_takes(const Group &d, const Segment &s) {
+    return d.vendor_library && !s.skipped && !s.capturing &&
+           (!d.tuned_to_vendor || cuda::factor_blocked_run(s.count, s.chunk_runs));
+  }
 
   static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
     Run r = d.run;

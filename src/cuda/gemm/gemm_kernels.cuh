@@ -36,12 +36,11 @@ struct TileShape {
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
   static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
   static constexpr int THREADS = TEAM * PPB;
-  // Blocks per SM asked of ptxas: for real types 64 registers from tiles of 16 (4 blocks of 256
-  // threads; r64's tile 16 spills 48 bytes there, yet ran 16 % faster on the H100 than at 80
-  // registers and 3 blocks, ncu, strided n = 16), 80 for smaller tiles (3 blocks; 64 would
-  // spill, and without a hint they spill a little), 128 for complex types (twice the
-  // accumulators).
-  static constexpr int REGS = dev<S>::complex ? 128 : TILE >= 16 ? 64 : 80;
+  // Blocks per SM asked of ptxas: for real types 80 registers (3 blocks of 256 threads; 64
+  // would spill, and without a hint the smallest tiles spill a little) except tile 16 2 x 2 at
+  // 64 (4 blocks; r64 spills 48 bytes there, yet ran 16 % faster on the H100, ncu, strided
+  // n = 16; the other shapes not measured), 128 for complex types (twice the accumulators).
+  static constexpr int REGS = dev<S>::complex ? 128 : TILE == 16 && TM == 2 && TN == 2 ? 64 : 80;
   static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
   static constexpr bool flat = false;
   static constexpr int MAXE = 0, EXACT = 0;

@@ -134,8 +134,10 @@ struct FactorAdapter {
     Run r = d.run;
     r.problems = s.count;
     r.vendor_library = vendor_takes(d, s);
-    // As vendor_takes, for the inverse's getri part; getrf's part blocks where plan_config would.
-    r.getri_on_vendor = d.getri_on_vendor && !s.skipped && !s.capturing;
+    // As vendor_takes, for the inverse's getri part (so that it runs where getri called alone
+    // would: the same bits, SPEC.md section 9.4); getrf's part blocks where plan_config would.
+    r.getri_on_vendor =
+        d.getri_on_vendor && !s.skipped && !s.capturing && cuda::factor_blocked_run(s.count, s.chunk_runs);
     r.getrf_by_blocks = d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs);
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;

@@ -126,8 +126,10 @@ struct FactorAdapter {
   // chunk of many runs keeps the one launch of the library's kernels that it shares with the
   // others (factor_blocked_run, as for the blocked algorithm) instead of a vendor call of its own.
   static bool vendor_takes(const Group &d, const Segment &s) {
-    return d.vendor_library && !s.skipped && !s.capturing &&
-           (!d.tuned_to_vendor || cuda::factor_blocked_run(s.count, s.chunk_runs));
+    return d.vendor_library && vendor_run(s, d.tuned_to_vendor);
+  }
+  static bool vendor_run(const Segment &s, bool tuned) {
+    return !s.skipped && !s.capturing && (!tuned || cuda::factor_blocked_run(s.count, s.chunk_runs));
   }
 
   static Run make_run(const Group &d, const Segment &s, const ChunkPlace &place) {
@@ -136,8 +138,7 @@ struct FactorAdapter {
     r.vendor_library = vendor_takes(d, s);
     // As vendor_takes, for the inverse's getri part (so that it runs where getri called alone
     // would: the same bits, SPEC.md section 9.4); getrf's part blocks where plan_config would.
-    r.getri_on_vendor =
-        d.getri_on_vendor && !s.skipped && !s.capturing && cuda::factor_blocked_run(s.count, s.chunk_runs);
+    r.getri_on_vendor = d.getri_on_vendor && vendor_run(s, true);
     r.getrf_by_blocks = d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs);
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;

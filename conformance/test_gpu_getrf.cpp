@@ -1332,6 +1332,76 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 }
 
 
+// ---- 9b. getrf past the cuSOLVER crossover (lu_tuning.hpp) ------------------------------------
+// Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 512
+// in runs of at most 8 problems and from 1024 in any run, where the host knows the addresses
+// (host pointer arrays, the strided entry point; not device pointer arrays). Random inputs (rows
+// interchanged), problems cuSOLVER finds singular (factored again by the library's kernels, LAPACK's
+// completion and info), and a NaN (the same), against the reference; the record says where
+// each group ran.
+TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
+  using T = typename TypeParam::type;
+  if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
+#ifdef BB_TEST_HAVE_CUSOLVER
+  const bool solver = !is_cplx<T>;
+#else
+  const bool solver = false;  // no cuSOLVER: blocked throughout
+#endif
+  struct Case {
+    int n, count;
+    bool on_solver;
+  };
+  std::vector<Case> cases = {{511, 2, false}, {512, 2, solver}, {520, 9, false}};
+  if (!gpu::reduced()) cases.push_back({1024, 9, solver});
+  auto make = [](int m, int n, int pad, int i) {
+    // Problem 1 of each group singular (a zero column), the others random.
+    return i == 1 ? dominant_problem<T>(m, n, BLAS_ColMajor, pad, {random_int(0, n - 1)})
+                  : random_problem<T>(m, n, BLAS_ColMajor, pad);
+  };
+  for (Mem arrays : {Mem::host, Mem::device}) {
+    SCOPED_TRACE(arrays == Mem::host ? "host pointer arrays" : "device pointer arrays");
+    LuRun<T> run(BLAS_ColMajor, "past the cuSOLVER crossover");
+    for (const Case &c : cases) {
+      const int g = run.add(c.n, c.n, c.count, make);
+      run.group(g).getri = false;
+    }
+    CallOpts o = on("native");
+    o.device_arrays = arrays == Mem::device;
+    o.info = arrays == Mem::device ? Mem::device : Mem::host;
+    run.upload();
+    run.run(Routine::getrf, o);
+    if (::testing::Test::HasFailure()) return;
+    for (int g = 0; g < run.group_count(); ++g) {
+      const std::string line = gpu::last_call_group_line(run.record(), g);
+      EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, cases[g].on_solver && arrays == Mem::host)
+          << "order " << cases[g].n << " x" << cases[g].count << ": " << line;
+    }
+  }
+  // The strided entry point (addresses from its base), a singular problem among them.
+  strided_case<T>(BLAS_ColMajor, 600, 600, 3, 1);
+  if (::testing::Test::HasFailure()) return;
+  // A NaN (factored again by the library's kernels): info, pivots and where NaN lands as the
+  // reference backend has them.
+  LuRun<T> nan_run(BLAS_ColMajor, "NaN past the cuSOLVER crossover");
+  nan_run.add(600, 600, 2, [](int m, int n, int pad, int) { return random_problem<T>(m, n, BLAS_ColMajor, pad); });
+  nan_run.group(0).getri = false;
+  nan_run.upload();
+  nan_run.poke(1, 300, 200, nan_value<T>());
+  const auto ref = nan_run.reference(Routine::getrf);
+  nan_run.call(Routine::getrf, on("native"));
+  nan_run.download();
+  EXPECT_EQ(nan_run.info(), ref.info) << "info vs the reference backend";
+  for (int p = 0; p < nan_run.total(); ++p) {
+    EXPECT_EQ(nan_run.pivots(p), ref.ipiv[p]) << "problem " << p << ": pivots";
+    const Mat<T> f = nan_run.factors(p);
+    int differ = 0;
+    for (int j = 0; j < 600; ++j)
+      for (int i = 0; i < 600; ++i) differ += has_nan(f(i, j)) != has_nan(ref.A[p](i, j));
+    EXPECT_EQ(differ, 0) << "problem " << p << ": entries where only one side holds NaN";
+  }
+  nan_run.verify_bytes();
+}
+
 // ---- 10. the inverse in one call (SPEC.md section 9.4) on device data ---------------------------
 // BLAS_getrf_getri_batched against getrf followed by getri on the same backend: the same ipiv,
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;

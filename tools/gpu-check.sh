@@ -11,7 +11,8 @@
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
 # vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
 # getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
-# largeab: getrf and potrf above 512 against the vendor). From the device tool:
+# largeab: getrf and potrf above 512 against the vendor, solverab: getrf above 512, cuSOLVER per
+# problem against the blocked algorithm). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail
@@ -163,6 +164,30 @@ if has largeab; then
       --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu --reps 3 --backend native --csv "$out/large-blocked-$p-$gpu.csv"
   done > "$out/largeab-$gpu.log" 2>&1
   grep -E "^(getrf|potrf)|^--" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
+fi
+if has solverab; then
+  # getrf above 512 (SOLVERPREC, SOLVERSIZES, SOLVERBATCH: counts of problems, 0 for about 1 GB):
+  # the native backend as built, with cuSOLVER's per-problem getrf forced (BLAS_BATCHED_LU_SOLVER_MIN=1),
+  # with the blocked algorithm alone, and cuBLAS getrfBatched called directly; for lu_tuning.hpp's
+  # crossover.
+  bench=$build/bench/blas_batched_bench
+  for p in ${SOLVERPREC:-r64 r32}; do
+    for b in ${SOLVERBATCH:-0 1 4}; do
+      batch=(); [ "$b" != 0 ] && batch=(--batch "$b")
+      sizes=${SOLVERSIZES:-512,768,1024,1536,2048}
+      echo "-- $p batch $b: as built, cublas-direct"
+      "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3 \
+        --backend native,cublas-direct --csv "$out/solver-$p-b$b-$gpu.csv"
+      echo "-- $p batch $b: cuSOLVER forced"
+      BLAS_BATCHED_LU_SOLVER_MIN=1 "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" --device gpu \
+        --reps 3 --backend native --tag solver --csv "$out/solver-forced-$p-b$b-$gpu.csv"
+      echo "-- $p batch $b: blocked only"
+      BLAS_BATCHED_LU_SOLVER_MIN=1073741824 "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" \
+        --device gpu --reps 3 --backend native --tag blocked --csv "$out/solver-blocked-$p-b$b-$gpu.csv"
+    done
+  done > "$out/solverab-$gpu.log" 2>&1
+  grep -E "^getrf|^--" "$out/solverab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $6, $7, $12, $14}'
+  (cd "$out" && cat solver-*.csv > "$results/solverab-$gpu.csv")
 fi
 if has lubench; then
   # getrf and getri on the GPU against cuBLAS (LUPREC, LUSIZES pick a part: one call is 10 min).

@@ -53,6 +53,11 @@ struct FactorRun {
   // (lu_tuning.hpp): getrf's kernels (blocked or not, as the getrf call would run them), then
   // the vendor's getri, as the two calls one after the other would.
   bool getri_on_vendor = false, getrf_by_blocks = false;
+  // getrf of few large problems: cuSOLVER's getrf one problem after another (lu_tuning.hpp). Its
+  // calls take each problem's addresses from the host: the caller's host pointer arrays (A's and
+  // ipiv's entries for the run's problems), or the strided operands' bases.
+  bool solver_per_problem = false;
+  const void *const *host_a = nullptr, *const *host_ipiv = nullptr;
 };
 
 // The run's problems [from, from + count): every operand moved along the batch (elem: bytes of
@@ -64,6 +69,8 @@ inline FactorRun part_of(const FactorRun &r, int64_t from, int64_t count, int el
   q.ipiv = from_problem(r.ipiv, from, int(sizeof(int)));
   if (q.info) q.info += from;
   if (q.codes) q.codes += from;
+  if (q.host_a) q.host_a += from;
+  if (q.host_ipiv) q.host_ipiv += from;
   return q;
 }
 

@@ -74,6 +74,7 @@ int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
 bool lu_blocked(DevPrec, int, int) { return false; }
 bool lu_getri_native_vendor(DevPrec, int) { return false; }
+bool lu_getrf_native_solver(DevPrec, int, int64_t) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_unblocked(Session &s, DevPrec, const FactorRun &) { return s.status(); }
@@ -109,6 +110,7 @@ int tri_recursive(Session &s, DevPrec, const TriRun &, bool) { return s.status()
 bool factor_vendor_ok(VendorFactor, DevPrec, const FactorRun &) { return false; }
 bool trsm_vendor_ok(DevPrec, const TriRun &) { return false; }
 int factor_vendor(Session &s, DevPrec, VendorFactor, const FactorRun &) { return s.status(); }
+int getrf_solver(Session &s, DevPrec, const FactorRun &) { return s.status(); }
 int trsm_vendor(Session &s, DevPrec, const TriRun &) { return s.status(); }
 
 }  // namespace bb::cuda

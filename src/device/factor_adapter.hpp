@@ -55,6 +55,7 @@ struct FactorAdapter {
                                   // vendor backend, and native getri's and potrf's larger orders
     bool tuned_to_vendor = false;  // the latter: the native backend's measured crossover
     bool getri_on_vendor = false;  // the inverse in one call at those orders: getri's part only
+    bool solver_per_problem = false;  // getrf's few large problems: cuSOLVER per problem (lu_tuning.hpp)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -70,7 +71,7 @@ struct FactorAdapter {
     else return reinterpret_cast<const void *const *>(c.ipiv);
   }
 
-  static Group describe(const Call &c, int g, int64_t, Backend backend) {
+  static Group describe(const Call &c, int g, int64_t count, Backend backend) {
     Group d;
     Run &r = d.run;
     r.m = rows(c, g), r.n = c.n[g];
@@ -102,6 +103,12 @@ struct FactorAdapter {
                                                       : native_getri_vendor || native_potrf_vendor;
       d.tuned_to_vendor = !kInverse && backend == Backend::native && d.vendor_library;
       d.getri_on_vendor = kInverse && native_getri_vendor;
+      // cuSOLVER's getrf takes one matrix per call at an address the host must know: not with
+      // device pointer arrays (reading them back would be a sync).
+      d.solver_per_problem = kGetrf && backend == Backend::native && d.blocked &&
+                             c.addressing != Addressing::device_arrays &&
+                             cuda::factor_vendor_ok(cuda::VendorFactor::getrf, p, r) &&
+                             cuda::lu_getrf_native_solver(p, r.n, count);
     }
     return d;
   }
@@ -115,6 +122,7 @@ struct FactorAdapter {
   static void start_call() {}
   static Where where(const Group &d) {
     return d.getri_on_vendor ? Where::cuda_vendor
+           : d.solver_per_problem ? Where::cuda_solver
            : !d.vendor_library ? Where::cuda_kernel
            : kPotrf ? Where::cuda_solver : Where::cuda_vendor;
   }
@@ -140,6 +148,12 @@ struct FactorAdapter {
     // would: the same bits, SPEC.md section 9.4); getrf's part blocks where plan_config would.
     r.getri_on_vendor = d.getri_on_vendor && vendor_run(s, true);
     r.getrf_by_blocks = d.blocked && cuda::factor_blocked_run(s.count, s.chunk_runs);
+    // The host's addresses for cuSOLVER's per-problem calls: the caller's host pointer arrays
+    // (the uploaded block's source), or none needed for the strided form.
+    const bool host_lists = s.ptr_index >= 0 && !s.device_array && s.checked_index < 0;
+    r.solver_per_problem = d.solver_per_problem && r.getrf_by_blocks && vendor_run(s, true) &&
+                           (host_lists || (s.ptr_index < 0 && s.checked_index < 0 && !s.device_array));
+    if (r.solver_per_problem && host_lists) r.host_a = d.arrays[0] + s.first, r.host_ipiv = d.arrays[1] + s.first;
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
@@ -197,7 +211,9 @@ struct FactorAdapter {
     return blocked(s, r);
   }
   static int blocked(cuda::Session &s, const Run &r) {
-    if constexpr (kGetrf && gpu_arithmetic<T>) return cuda::getrf_blocked(s, device_precision<T>(), r, false);
+    if constexpr (kGetrf && gpu_arithmetic<T>)
+      return r.solver_per_problem ? cuda::getrf_solver(s, device_precision<T>(), r)
+                                  : cuda::getrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kInverse && gpu_arithmetic<T>) {
       const cuda::DevPrec p = device_precision<T>();
       if (!r.getri_on_vendor) return cuda::getrf_getri_blocked(s, p, r, false);

@@ -63,6 +63,16 @@ bool lu_getri_native_vendor(DevPrec p, int n) {
   return n >= (forced ? forced : lu_getri_vendor_min_order(p));
 }
 
+bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems) {
+#ifdef BB_HAVE_CUSOLVER
+  static const int forced = tuning_env("BLAS_BATCHED_LU_SOLVER_MIN");
+  return n >= (forced ? forced : lu_solver_min_order(p, problems));
+#else
+  (void)p, (void)n, (void)problems;
+  return false;
+#endif
+}
+
 // LAPACK's right-looking xgetrf with the run's layout kept: a row-major matrix is seen as its
 // column-major transpose A' (same memory) by the cores, where the block row of U is a block
 // column solved from the right by the transposed (upper) unit triangle, and the trailing

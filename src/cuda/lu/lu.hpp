@@ -42,6 +42,10 @@ bool lu_thread_staging();
 // factor_vendor_ok takes the shape): lu_getri_vendor_min_order in lu_tuning.hpp, or
 // BLAS_BATCHED_LU_GETRI_VENDOR_MIN=<order> for every precision (tuning; read once per process).
 bool lu_getri_native_vendor(DevPrec p, int n);
+// Whether the native backend's getrf of a run of `problems` square column-major problems of
+// order n goes to cuSOLVER one problem at a time (lu_solver_min_order in lu_tuning.hpp, or
+// BLAS_BATCHED_LU_SOLVER_MIN=<order> for any count; false without cuSOLVER).
+bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems);
 // Whether getrf of this shape takes the blocked algorithm (getrf_blocked), from the host: the
 // driver's adapter-driven runs (which of its runs do: factor_blocked_run).
 bool lu_blocked(DevPrec p, int m, int n);

@@ -92,6 +92,24 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
   }
 }
 
+// getrf of large orders under the native backend: cuSOLVER's getrf one problem after another
+// (cuda/vendor: its calls are LAPACK's blocked xgetrf on one matrix, tensor-core gemms included)
+// where the blocked algorithm below, batched but with one thread block per problem in its
+// panels, falls behind: from kLuSolverMinOrder at any count of problems, from
+// kLuSolverFewMinOrder for runs of at most kLuSolverFewProblems. Column-major square r32 and
+// r64 only (cuSOLVER's complex pivot is not checked to be LAPACK's |re| + |im|; row-major
+// pivots rows of the transpose), and only where the host knows each problem's addresses (host
+// pointer arrays or strided operands: device pointer arrays would need a read-back).
+// Measured on the H100: bench/results/NOTES-lu.md (thirteenth session).
+constexpr int kLuNoSolver = 1 << 30;
+constexpr int kLuSolverMinOrder = 1024;
+constexpr int kLuSolverFewMinOrder = 512;
+constexpr int64_t kLuSolverFewProblems = 8;
+constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
+  if (p != DevPrec::r32 && p != DevPrec::r64) return kLuNoSolver;
+  return problems <= kLuSolverFewProblems ? kLuSolverFewMinOrder : kLuSolverMinOrder;
+}
+
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
 // panel of nb columns at a time (its interchanges applied across the whole row), the block row
 // of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax

@@ -442,6 +442,87 @@ int factor_typed(Session &s, VendorFactor f, const FactorRun &r) {
   }
 }
 
+#ifdef BB_HAVE_CUSOLVER
+// Problem i's matrix (or pivots) where the host knows it: the caller's host pointer array entry,
+// or the strided operand's base; null where neither (device pointer arrays: never planned).
+char *host_address(const DevOperand &o, const void *const *host, int64_t i, int elem) {
+  if (host) {
+    char *p = static_cast<char *>(const_cast<void *>(host[i]));
+    return p ? p + o.step * elem : nullptr;  // an array operand's step is its offset
+  }
+  if (o.array) return nullptr;
+  return const_cast<char *>(static_cast<const char *>(o.p)) + i * o.step * elem;
+}
+
+// One part of a getrf_solver run: A kept in w, cuSOLVER's getrf per problem with its code in
+// found, then the problems to redo (getrf_redo_lists) by the library's unblocked kernel, one
+// launch whatever the order (a blocked redo would launch per panel even when no problem needs
+// it; the redo is for the rare singular or special problem).
+template <class S>
+int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *work) {
+  const FactorRun &r = t.r;
+  const int n = r.n, elem = int(sizeof(S));
+  enqueue(s, getrf_keep<S>, s.block_grid(t.P), 256, r.A, n, t.w, t.early, t.P);
+  for (int64_t i = 0; i < t.P && !s.status(); ++i) {
+    S *a = reinterpret_cast<S *>(host_address(r.A, r.host_a, i, elem));
+    int *piv = reinterpret_cast<int *>(host_address(r.ipiv, r.host_ipiv, i, int(sizeof(int))));
+    if (!a || !piv) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (factor_adapter.hpp)
+    const cusolverStatus_t st = vendor_calls::getrf_one(h, n, a, r.A.ld, work, piv, t.found + i);
+    vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, st == CUSOLVER_STATUS_ALLOC_FAILED, int(st), "cuSOLVER getrf");
+  }
+  enqueue(s, getrf_redo_lists<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, t.w, t.early, t.found, r.codes, r.info,
+          t.lists + t.P, t.lists + 2 * t.P, t.P);
+  if (s.status()) return s.status();
+  FactorRun redo = r;
+  redo.unit_begin = 0, redo.vendor_library = false, redo.solver_per_problem = false;
+  redo.host_a = redo.host_ipiv = nullptr;
+  redo.A.p = t.lists + t.P, redo.ipiv.p = t.lists + 2 * t.P;
+  redo.A.array = redo.ipiv.array = true, redo.A.step = redo.ipiv.step = 0;
+  redo.A.maybe_null = redo.ipiv.maybe_null = true;
+  return getrf_unblocked(s, dev_prec_of<S>(), redo);
+}
+
+template <class S>
+int getrf_solver_typed(Session &s, const FactorRun &r) {
+  if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
+  if constexpr (!std::is_same_v<S, float> && !std::is_same_v<S, double>) {
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (lu_solver_min_order)
+  } else {
+    const int n = r.n;
+    s.started();
+    auto h = static_cast<cusolverDnHandle_t>(s.cusolver());
+    if (!h) return s.status();
+    int work_elements = 0;
+    S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
+    const cusolverStatus_t st = vendor_calls::getrf_work(h, n, a0, r.A.ld, &work_elements);
+    if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, false, int(st), "cuSOLVER getrf_bufferSize")) return s.status();
+    // The solver's scratch: taken before the parts' workspace, given back after (stream-ordered).
+    const auto stream = static_cast<cudaStream_t>(s.stream());
+    const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
+    void *work = nullptr;
+    if (!pool || cudaMallocFromPoolAsync(&work, std::max<std::size_t>(std::size_t(work_elements) * sizeof(S), 16), pool,
+                                         stream) != cudaSuccess) {
+      cudaGetLastError();
+      return s.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
+    }
+    {
+      VendorWork need;  // A kept, the redo lists (Part's three), cuSOLVER's code and the special flag
+      need.matrix = int64_t(n) * n * int64_t(sizeof(S));
+      need.lists = 3 * int64_t(sizeof(void *));
+      need.ints = 2 * int64_t(sizeof(int));
+      Workspace ws(s);
+      if (ws.take(need, r.problems))
+        for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch()) {
+          const FactorRun part = part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S)));
+          getrf_solver_part<S>(s, Part<S>(part, ws), h, static_cast<S *>(work));
+        }
+    }
+    s.check(cudaFreeAsync(work, stream));
+    return s.status();
+  }
+}
+#endif
+
 cublasOperation_t trsm_op(int trans, bool complex) {
   return trans == 0 ? CUBLAS_OP_N : trans == 2 && complex ? CUBLAS_OP_C : CUBLAS_OP_T;
 }
@@ -530,6 +611,15 @@ bool trsm_vendor_ok(DevPrec p, const TriRun &r) { return p != DevPrec::r16 && p 
 
 int factor_vendor(Session &s, DevPrec p, VendorFactor f, const FactorRun &r) {
   return by_precision(p, [&](auto x) { return factor_typed<decltype(x)>(s, f, r); });
+}
+
+int getrf_solver(Session &s, DevPrec p, const FactorRun &r) {
+#ifdef BB_HAVE_CUSOLVER
+  return by_precision(p, [&](auto x) { return getrf_solver_typed<decltype(x)>(s, r); });
+#else
+  (void)p, (void)r;
+  return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (lu_getrf_native_solver)
+#endif
 }
 
 int trsm_vendor(Session &s, DevPrec p, const TriRun &r) {

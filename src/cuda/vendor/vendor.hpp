@@ -30,6 +30,12 @@ bool trsm_vendor_ok(DevPrec p, const TriRun &shape);
 // adapters plan no vendor run there). Problem codes go where the run's kernels would put them
 // (FactorRun::codes, ::info), only into entries still 0 (a NULL problem's -k stays).
 int factor_vendor(Session &s, DevPrec p, VendorFactor f, const FactorRun &r);
+// getrf of a run (column-major, square, r32 or r64) by cuSOLVER's getrf, one problem after
+// another on the session's stream, each problem's addresses from FactorRun::host_a and
+// host_ipiv (or the strided operands). As for cuBLAS's getrf, problems with NaN, Inf or
+// subnormal entries, and those cuSOLVER finds singular, are factored again from their kept
+// input by the library's blocked algorithm, whose choices there are LAPACK's.
+int getrf_solver(Session &s, DevPrec p, const FactorRun &r);
 int trsm_vendor(Session &s, DevPrec p, const TriRun &r);
 
 }  // namespace bb::cuda

@@ -1,5 +1,6 @@
 // The typed vendor routines for s, d, c, z behind one overloaded name each (vendor.cu picks by
-// the storage type). cuSOLVER's potrfBatched only where the build links cuSOLVER.
+// the storage type). cuSOLVER's potrfBatched and per-problem getrf only where the build links
+// cuSOLVER.
 #pragma once
 #include "../device_types.cuh"
 
@@ -15,6 +16,12 @@ namespace bb::cuda::vendor_calls {
   inline cusolverStatus_t potrf(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, S *const *A, int lda, \
                                 int *info, int count) {                                                \
     return cusolverDn##X##potrfBatched(h, uplo, n, (CU **)A, lda, info, count);                       \
+  }                                                                                                    \
+  inline cusolverStatus_t getrf_work(cusolverDnHandle_t h, int n, S *A, int lda, int *elements) {        \
+    return cusolverDn##X##getrf_bufferSize(h, n, n, (CU *)A, lda, elements);                           \
+  }                                                                                                    \
+  inline cusolverStatus_t getrf_one(cusolverDnHandle_t h, int n, S *A, int lda, S *work, int *piv, int *info) { \
+    return cusolverDn##X##getrf(h, n, n, (CU *)A, lda, (CU *)work, piv, info);                          \
   }
 #else
 #define BB_VENDOR_POTRF(S, CU, X)

@@ -1333,8 +1333,8 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 
 
 // ---- 9b. getrf past the cuSOLVER crossover (lu_tuning.hpp) ------------------------------------
-// Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 512
-// in runs of at most 8 problems and from 1024 in any run, where the host knows the addresses
+// Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 768
+// in runs of at most 2 problems, and r64 from 1536 in runs of up to 4, where the host knows the addresses
 // (host pointer arrays, the strided entry point; not device pointer arrays). Random inputs (rows
 // interchanged), problems cuSOLVER finds singular (factored again by the library's kernels, LAPACK's
 // completion and info), and a NaN (the same), against the reference; the record says where
@@ -1351,8 +1351,8 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
     int n, count;
     bool on_solver;
   };
-  std::vector<Case> cases = {{511, 2, false}, {512, 2, solver}, {520, 9, false}};
-  if (!gpu::reduced()) cases.push_back({1024, 9, solver});
+  std::vector<Case> cases = {{767, 2, false}, {768, 2, solver}, {800, 3, false}};
+  if (!gpu::reduced()) cases.push_back({1536, 3, solver && std::is_same_v<T, double>});
   auto make = [](int m, int n, int pad, int i) {
     // Problem 1 of each group singular (a zero column), the others random.
     return i == 1 ? dominant_problem<T>(m, n, BLAS_ColMajor, pad, {random_int(0, n - 1)})
@@ -1378,15 +1378,15 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
     }
   }
   // The strided entry point (addresses from its base), a singular problem among them.
-  strided_case<T>(BLAS_ColMajor, 600, 600, 3, 1);
+  strided_case<T>(BLAS_ColMajor, 800, 800, 2, 1);
   if (::testing::Test::HasFailure()) return;
   // A NaN (factored again by the library's kernels): info, pivots and where NaN lands as the
   // reference backend has them.
   LuRun<T> nan_run(BLAS_ColMajor, "NaN past the cuSOLVER crossover");
-  nan_run.add(600, 600, 2, [](int m, int n, int pad, int) { return random_problem<T>(m, n, BLAS_ColMajor, pad); });
+  nan_run.add(800, 800, 2, [](int m, int n, int pad, int) { return random_problem<T>(m, n, BLAS_ColMajor, pad); });
   nan_run.group(0).getri = false;
   nan_run.upload();
-  nan_run.poke(1, 300, 200, nan_value<T>());
+  nan_run.poke(1, 500, 300, nan_value<T>());
   const auto ref = nan_run.reference(Routine::getrf);
   nan_run.call(Routine::getrf, on("native"));
   nan_run.download();
@@ -1395,8 +1395,8 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
     EXPECT_EQ(nan_run.pivots(p), ref.ipiv[p]) << "problem " << p << ": pivots";
     const Mat<T> f = nan_run.factors(p);
     int differ = 0;
-    for (int j = 0; j < 600; ++j)
-      for (int i = 0; i < 600; ++i) differ += has_nan(f(i, j)) != has_nan(ref.A[p](i, j));
+    for (int j = 0; j < 800; ++j)
+      for (int i = 0; i < 800; ++i) differ += has_nan(f(i, j)) != has_nan(ref.A[p](i, j));
     EXPECT_EQ(differ, 0) << "problem " << p << ": entries where only one side holds NaN";
   }
   nan_run.verify_bytes();

@@ -92,22 +92,28 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
   }
 }
 
-// getrf of large orders under the native backend: cuSOLVER's getrf one problem after another
-// (cuda/vendor: its calls are LAPACK's blocked xgetrf on one matrix, tensor-core gemms included)
-// where the blocked algorithm below, batched but with one thread block per problem in its
-// panels, falls behind: from kLuSolverMinOrder at any count of problems, from
-// kLuSolverFewMinOrder for runs of at most kLuSolverFewProblems. Column-major square r32 and
-// r64 only (cuSOLVER's complex pivot is not checked to be LAPACK's |re| + |im|; row-major
-// pivots rows of the transpose), and only where the host knows each problem's addresses (host
+// getrf of few large problems under the native backend: cuSOLVER's getrf one problem after
+// another (cuda/vendor) where the blocked algorithm below, whose panels take one thread block per
+// problem, is latency-bound and cuSOLVER's single-matrix getrf beats it. Batched, the blocked
+// algorithm wins: cuSOLVER's calls run one after the other. Column-major square r32 and r64
+// only (cuSOLVER's complex pivot is not checked to be LAPACK's |re| + |im|; row-major pivots
+// rows, not the transpose's), and only where the host knows each problem's addresses (host
 // pointer arrays or strided operands: device pointer arrays would need a read-back).
-// Measured on the H100: bench/results/NOTES-lu.md (thirteenth session).
+// Measured on the H200 (`tools/gpu-check.sh solverab`, 2026-11-27), the whole call with
+// cuSOLVER forced over the blocked algorithm alone (below 1: cuSOLVER faster), at
+// 768 / 1024 / 1536 / 2048 / 3072 / 4096:
+//   r64, 1 problem   0.50 0.52 0.51 0.56 0.56 0.52     r32, 1 problem   0.55 0.57 0.56 0.59 0.63 0.67
+//   r64, 2 problems  0.70 0.68 0.68 0.69 0.60 0.96     r32, 2 problems  0.78 0.76 0.70 0.79 0.76 0.73
+//   r64, 16 problems 2.73 2.25 2.09 2.24 2.58 4.59     r32, 16 problems 3.41 2.95 2.21 2.38 2.44 3.32
+// and with 4 problems at 512 / 768 / 1024 / 1536 / 2048: r64 1.16 1.08 1.01 0.86 0.80, r32 1.34
+// 1.18 1.10 1.02 1.02; at about 1 GB per call (14-476 problems) 1.8-32x (r64 at 512: 225 against
+// 10.9 ms, at 2048: 112 against 61).
 constexpr int kLuNoSolver = 1 << 30;
-constexpr int kLuSolverMinOrder = 1024;
-constexpr int kLuSolverFewMinOrder = 512;
-constexpr int64_t kLuSolverFewProblems = 8;
 constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
   if (p != DevPrec::r32 && p != DevPrec::r64) return kLuNoSolver;
-  return problems <= kLuSolverFewProblems ? kLuSolverFewMinOrder : kLuSolverMinOrder;
+  if (problems <= 2) return 768;
+  if (p == DevPrec::r64 && problems <= 4) return 1536;
+  return kLuNoSolver;
 }
 
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a

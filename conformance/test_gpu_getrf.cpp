@@ -132,6 +132,8 @@ class LuRun {
     Mem mem = Mem::device;  // where its matrices and pivots live
     int gap = 0;            // elements between consecutive matrices
     bool reversed = false;  // problem i's matrix in slot count - 1 - i
+    bool scattered = false;  // slots 1, 0, 2, 3, ...: not evenly spaced from 3 problems on (the
+                             // host pass uploads the pointer arrays instead of a base and stride)
     bool getri = true;      // square: getri inverts it too
     bool reference = true;  // compared with the reference backend (see add())
   };
@@ -299,7 +301,8 @@ class LuRun {
     {
       BackendScope scope(o.backend);
       if (o.strided) {
-        if (G != 1 || groups_[gs[0]].reversed || !null_a_[int(r)].empty() || !null_ipiv_[int(r)].empty()) {
+        if (G != 1 || groups_[gs[0]].reversed || groups_[gs[0]].scattered || !null_a_[int(r)].empty() ||
+            !null_ipiv_[int(r)].empty()) {
           ADD_FAILURE() << "test bug: a strided call needs one group in order, without NULL entries";
           return INT_MIN;
         }
@@ -535,7 +538,7 @@ class LuRun {
       a.size += std::size_t(s.count) * a_slot_[g] * sizeof(T);
       q.size += std::size_t(s.count) * p_slot_[g] * sizeof(int);
       for (int i = 0; i < s.count; ++i) {
-        const std::size_t slot = s.reversed ? s.count - 1 - i : i;
+        const std::size_t slot = s.reversed ? s.count - 1 - i : s.scattered && i < 2 ? 1 - i : i;
         a_off_[first_[g] + i] = a0 + slot * a_slot_[g] * sizeof(T);
         p_off_[first_[g] + i] = q0 + slot * p_slot_[g] * sizeof(int);
       }
@@ -1334,11 +1337,12 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 
 // ---- 9b. getrf past the cuSOLVER crossover (lu_tuning.hpp) ------------------------------------
 // Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 768
-// in runs of at most 2 problems, and r64 from 1536 in runs of up to 4, where the host knows the addresses
-// (host pointer arrays, the strided entry point; not device pointer arrays). Random inputs (rows
-// interchanged), problems cuSOLVER finds singular (factored again by the library's kernels, LAPACK's
-// completion and info), and a NaN (the same), against the reference; the record says where
-// each group ran.
+// in runs of at most 2 problems, and r64 from 1536 in runs of up to 4, where the host knows the
+// addresses (evenly spaced: the strided form's base; scattered: the caller's host pointer arrays;
+// not device pointer arrays). Random inputs (rows interchanged) with a singular problem in each
+// group (factored again by the library's kernels: LAPACK's completion and info), against the
+// reference; the record says where each group was planned. Then planted factors (pivots well
+// apart) with a NaN, and an exact tie for the first pivot: ipiv and info as the reference's.
 TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
@@ -1349,10 +1353,12 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
 #endif
   struct Case {
     int n, count;
-    bool on_solver;
+    bool on_solver, scattered;
   };
-  std::vector<Case> cases = {{767, 2, false}, {768, 2, solver}, {800, 3, false}};
-  if (!gpu::reduced()) cases.push_back({1536, 3, solver && std::is_same_v<T, double>});
+  std::vector<Case> cases = {{767, 2, false, false}, {768, 2, solver, false}, {800, 3, false, true}};
+  // r64 from 1536 in threes: the pointer arrays' path (scattered), and the blocked redo above
+  // kLuSolverBlockedRedoMin.
+  if (!gpu::reduced()) cases.push_back({1536, 3, solver && std::is_same_v<T, double>, true});
   auto make = [](int m, int n, int pad, int i) {
     // Problem 1 of each group singular (a zero column), the others random.
     return i == 1 ? dominant_problem<T>(m, n, BLAS_ColMajor, pad, {random_int(0, n - 1)})
@@ -1364,6 +1370,7 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
     for (const Case &c : cases) {
       const int g = run.add(c.n, c.n, c.count, make);
       run.group(g).getri = false;
+      run.group(g).reversed = false, run.group(g).scattered = c.scattered;
     }
     CallOpts o = on("native");
     o.device_arrays = arrays == Mem::device;
@@ -1377,29 +1384,44 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
           << "order " << cases[g].n << " x" << cases[g].count << ": " << line;
     }
   }
-  // The strided entry point (addresses from its base), a singular problem among them.
+  // The strided entry point (addresses from its base).
   strided_case<T>(BLAS_ColMajor, 800, 800, 2, 1);
   if (::testing::Test::HasFailure()) return;
-  // A NaN (factored again by the library's kernels): info, pivots and where NaN lands as the
-  // reference backend has them.
-  LuRun<T> nan_run(BLAS_ColMajor, "NaN past the cuSOLVER crossover");
-  nan_run.add(800, 800, 2, [](int m, int n, int pad, int) { return random_problem<T>(m, n, BLAS_ColMajor, pad); });
-  nan_run.group(0).getri = false;
-  nan_run.upload();
-  nan_run.poke(1, 500, 300, nan_value<T>());
-  const auto ref = nan_run.reference(Routine::getrf);
-  nan_run.call(Routine::getrf, on("native"));
-  nan_run.download();
-  EXPECT_EQ(nan_run.info(), ref.info) << "info vs the reference backend";
-  for (int p = 0; p < nan_run.total(); ++p) {
-    EXPECT_EQ(nan_run.pivots(p), ref.ipiv[p]) << "problem " << p << ": pivots";
-    const Mat<T> f = nan_run.factors(p);
+  // Planted factors: a NaN (factored again by the library's kernels) and a clean problem in one
+  // group; in another, column 0's largest |re| + |im| twice (LAPACK: the first one).
+  constexpr int n = 800;
+  LuRun<T> run(BLAS_ColMajor, "planted factors past the cuSOLVER crossover");
+  auto planted = [](int, int m, int pad, int) { return planted_problem<T>(m, BLAS_ColMajor, pad); };
+  run.add(n, n, 2, planted);
+  run.add(n, n, 1, planted);
+  for (int g = 0; g < 2; ++g) run.group(g).getri = false, run.group(g).reversed = false;
+  run.upload();
+  run.poke(1, 500, 300, nan_value<T>());
+  const Mat<T> &a = run.problem(2).A;
+  int top = 0;
+  for (int i = 1; i < n; ++i)
+    if (bb::abs1(wide(a(i, 0))) > bb::abs1(wide(a(top, 0)))) top = i;
+  const int twin = (top + n / 2) % n;
+  run.poke(2, twin, 0, a(top, 0));
+  const auto ref = run.reference(Routine::getrf);
+  run.call(Routine::getrf, on("native"));
+  run.download();
+  EXPECT_EQ(run.info(), ref.info) << "info vs the reference backend";
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(run.pivots(p), ref.ipiv[p]) << "problem " << p << ": pivots";
+    const Mat<T> f = run.factors(p);
     int differ = 0;
-    for (int j = 0; j < 800; ++j)
-      for (int i = 0; i < 800; ++i) differ += has_nan(f(i, j)) != has_nan(ref.A[p](i, j));
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) differ += has_nan(f(i, j)) != has_nan(ref.A[p](i, j));
     EXPECT_EQ(differ, 0) << "problem " << p << ": entries where only one side holds NaN";
   }
-  nan_run.verify_bytes();
+  EXPECT_EQ(run.pivots(2)[0], std::min(top, twin) + 1) << "the tie's first row";
+  EXPECT_EQ(ref.ipiv[2][0], std::min(top, twin) + 1) << "the reference's choice of the tie";
+  run.verify_bytes();
+  if (solver) {
+    for (int g = 0; g < 2; ++g)
+      EXPECT_NE(gpu::last_call_group_line(run.record(), g).find("cuda/cusolver"), std::string::npos);
+  }
 }
 
 // ---- 10. the inverse in one call (SPEC.md section 9.4) on device data ---------------------------

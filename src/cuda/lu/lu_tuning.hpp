@@ -109,6 +109,12 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 // 1.18 1.10 1.02 1.02; at about 1 GB per call (14-476 problems) 1.8-32x (r64 at 512: 225 against
 // 10.9 ms, at 2048: 112 against 61).
 constexpr int kLuNoSolver = 1 << 30;
+// The problems cuSOLVER finds singular or holding NaN, Inf or subnormal numbers are factored
+// again by the library's kernels: the unblocked kernel below this order (one launch, nothing
+// when no problem needs it), the blocked algorithm from it (the unblocked kernel's one thread
+// block per problem grows as n^3 on one SM; the blocked algorithm's launches on empty lists,
+// about 5 per panel of 16 columns, cost a few percent of cuSOLVER's time there). Not measured.
+constexpr int kLuSolverBlockedRedoMin = 1024;
 constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
   if (p != DevPrec::r32 && p != DevPrec::r64) return kLuNoSolver;
   if (problems <= 2) return 768;

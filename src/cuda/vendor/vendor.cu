@@ -1,7 +1,7 @@
 // The vendor backend's runs of the dense factorizations and trsm (vendor.hpp): pointer lists,
 // packed pivots and per-problem codes in stream-ordered workspace, the cuBLAS or cuSOLVER
 // call, and the way back into the run's form.
-#include "../lu/lu.hpp"
+#include "../lu/lu_tuning.hpp"
 #include "../run_table.cuh"
 #include "../scalar.cuh"
 #include "../tri/tri_tuning.hpp"
@@ -455,9 +455,11 @@ char *host_address(const DevOperand &o, const void *const *host, int64_t i, int 
 }
 
 // One part of a getrf_solver run: A kept in w, cuSOLVER's getrf per problem with its code in
-// found, then the problems to redo (getrf_redo_lists) by the library's unblocked kernel, one
-// launch whatever the order (a blocked redo would launch per panel even when no problem needs
-// it; the redo is for the rare singular or special problem).
+// found, then the problems to redo (getrf_redo_lists), NULL entries for the others. Below
+// kLuSolverBlockedRedoMin the library's unblocked kernel redoes them, one launch that costs
+// nothing when no problem needs it; above, its one thread block per problem would take seconds
+// on a problem that does, and the blocked algorithm's launches on empty lists cost a few
+// percent of cuSOLVER's time instead (lu_tuning.hpp).
 template <class S>
 int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *work) {
   const FactorRun &r = t.r;
@@ -479,7 +481,8 @@ int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *wor
   redo.A.p = t.lists + t.P, redo.ipiv.p = t.lists + 2 * t.P;
   redo.A.array = redo.ipiv.array = true, redo.A.step = redo.ipiv.step = 0;
   redo.A.maybe_null = redo.ipiv.maybe_null = true;
-  return getrf_unblocked(s, dev_prec_of<S>(), redo);
+  const DevPrec p = dev_prec_of<S>();
+  return n >= kLuSolverBlockedRedoMin ? getrf_blocked(s, p, redo, false) : getrf_unblocked(s, p, redo);
 }
 
 template <class S>

@@ -34,7 +34,8 @@ int factor_vendor(Session &s, DevPrec p, VendorFactor f, const FactorRun &r);
 // another on the session's stream, each problem's addresses from FactorRun::host_a and
 // host_ipiv (or the strided operands). As for cuBLAS's getrf, problems with NaN, Inf or
 // subnormal entries, and those cuSOLVER finds singular, are factored again from their kept
-// input by the library's blocked algorithm, whose choices there are LAPACK's.
+// input by the library's kernels (unblocked or blocked by order, lu_tuning.hpp), whose choices
+// there are LAPACK's.
 int getrf_solver(Session &s, DevPrec p, const FactorRun &r);
 int trsm_vendor(Session &s, DevPrec p, const TriRun &r);
 

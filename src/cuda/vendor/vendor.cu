@@ -339,6 +339,20 @@ int make_lists(Session &s, const Part<S> &t, const DevOperand *second, bool copi
   return s.status();
 }
 
+// The problems getrf_redo_lists listed (A at t.lists + P, ipiv at t.lists + 2 P; NULL entries
+// for the others, which the kernels skip), factored again by the library's kernels.
+template <class S>
+int getrf_redo(Session &s, const Part<S> &t, bool blocked) {
+  FactorRun redo = t.r;
+  redo.unit_begin = 0, redo.vendor_library = false, redo.solver_per_problem = false;
+  redo.host_a = redo.host_ipiv = nullptr;
+  redo.A.p = t.lists + t.P, redo.ipiv.p = t.lists + 2 * t.P;
+  redo.A.array = redo.ipiv.array = true, redo.A.step = redo.ipiv.step = 0;
+  redo.A.maybe_null = redo.ipiv.maybe_null = true;
+  const DevPrec p = dev_prec_of<S>();
+  return blocked ? getrf_blocked(s, p, redo, false) : getrf_unblocked(s, p, redo);
+}
+
 // cuBLAS getrfBatched on the problems it factors as LAPACK does; the others (special values,
 // singular) again from their kept input by the library's kernels. Complex (the inverse in one
 // call): the library's kernels alone, cuBLAS's pivot not being LAPACK's.
@@ -357,15 +371,7 @@ int getrf_part(Session &s, const Part<S> &t, cublasHandle_t h) {
   }
   enqueue(s, getrf_redo_lists<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, kCublasPivots ? t.w : nullptr,
           kCublasPivots ? t.early : nullptr, t.found, r.codes, r.info, t.lists + t.P, t.lists + 2 * t.P, t.P);
-  FactorRun redo = r;
-  redo.unit_begin = 0, redo.vendor_library = false;
-  redo.A.p = t.lists + t.P, redo.ipiv.p = t.lists + 2 * t.P;
-  redo.A.array = redo.ipiv.array = true, redo.A.step = redo.ipiv.step = 0;
-  redo.A.maybe_null = redo.ipiv.maybe_null = true;
-  const DevPrec p = dev_prec_of<S>();
-  if (lu_blocked(p, n, n)) return getrf_blocked(s, p, redo, false);
-  const int config = lu_config(p, LuRoutine::getrf, n, n);
-  return lu_launch(s, p, LuRoutine::getrf, config, &redo, nullptr, nullptr, 1, lu_units(redo, config));
+  return getrf_redo(s, t, lu_blocked(dev_prec_of<S>(), n, n));
 }
 
 // cuBLAS getriBatched out of place, from a copy of A, into A; codes and restores as LAPACK's getri.
@@ -474,15 +480,7 @@ int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *wor
   }
   enqueue(s, getrf_redo_lists<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, t.w, t.early, t.found, r.codes, r.info,
           t.lists + t.P, t.lists + 2 * t.P, t.P);
-  if (s.status()) return s.status();
-  FactorRun redo = r;
-  redo.unit_begin = 0, redo.vendor_library = false, redo.solver_per_problem = false;
-  redo.host_a = redo.host_ipiv = nullptr;
-  redo.A.p = t.lists + t.P, redo.ipiv.p = t.lists + 2 * t.P;
-  redo.A.array = redo.ipiv.array = true, redo.A.step = redo.ipiv.step = 0;
-  redo.A.maybe_null = redo.ipiv.maybe_null = true;
-  const DevPrec p = dev_prec_of<S>();
-  return n >= kLuSolverBlockedRedoMin ? getrf_blocked(s, p, redo, false) : getrf_unblocked(s, p, redo);
+  return getrf_redo(s, t, n >= kLuSolverBlockedRedoMin);
 }
 
 template <class S>

@@ -99,6 +99,7 @@ struct Options {
   long groups = 1;         // --groups G (G > 1 sets mixed)
   bool one_per_group = false;   // every problem its own group
   BLAS_Side side = BLAS_Left;   // trsm, trmm
+  BLAS_Uplo uplo = BLAS_Lower;  // potrf in device mode (--uplo)
   bool compare_groups = false;  // each call both ways
   bool scatter = false;    // device mode: matrices in shuffled order instead of back to back
   int var_lo = 0, var_hi = 0;  // --variable-sizes LO:HI (0: off); one problem per group
@@ -155,6 +156,8 @@ Lists are comma-separated; [...] is the default.
                     back; no native-strided row)
   --prec LIST       r16,c16,r32,c32,r64,c64,r128,c128  [r64]
   --side S          trsm, trmm: left or right (uplo Lower, NoTrans, NonUnit)  [left]
+  --uplo U          potrf in device mode: lower or upper (the library's rows; cublas-direct
+                    stays Lower)  [lower]
   --sizes LIST      square problem orders, each >= 1; one call per size  [4,8,16]
   --batch N         problems per size, >= 1  [from --gb]
   --gb GB           matrix bytes per call (10^9), split evenly over the sizes, when --batch is
@@ -410,6 +413,11 @@ Options parse(int argc, char **argv) {
       const std::string v = val();
       if (v != "left" && v != "right") throw Usage("--side takes left or right, got " + v);
       o.side = v == "left" ? BLAS_Left : BLAS_Right;
+    }
+    else if (a == "--uplo") {
+      const std::string v = val();
+      if (v != "lower" && v != "upper") throw Usage("--uplo takes lower or upper, got " + v);
+      o.uplo = v == "lower" ? BLAS_Lower : BLAS_Upper;
     }
     else if (a == "--backend") o.backends = one_of(a, val(), kBackends), o.backends_given = true;
     else if (a == "--sizes") {
@@ -2067,16 +2075,17 @@ double inverse_residual(int n, const T *A, const T *X, double eps) {
 }
 
 // ||A - L L^H||_F / (||A||_F n eps) in double, L the lower triangle (diagonal included) of
-// potrf's output F (uplo Lower: what is above the diagonal is not read), A the whole Hermitian input.
+// potrf's output F (uplo Lower: what is above the diagonal is not read), or the conjugate
+// transpose of its upper one (uplo Upper: A = U^H U), A the whole Hermitian input.
 template <class T>
-double chol_residual(int n, const T *A, const T *F, double eps) {
+double chol_residual(int n, const T *A, const T *F, double eps, bool upper = false) {
   using C = std::complex<double>;
   const std::size_t N = std::size_t(n);
   std::vector<C> lt(N * N, C(0));  // L transposed: row i of L contiguous, lt[k + i N] = L(i, k)
   double a2 = 0;
   for (std::size_t i = 0; i < N * N; ++i) a2 += std::norm(to_cd(A[i]));
   for (std::size_t k = 0; k < N; ++k)
-    for (std::size_t i = k; i < N; ++i) lt[k + i * N] = to_cd(F[i + k * N]);
+    for (std::size_t i = k; i < N; ++i) lt[k + i * N] = upper ? std::conj(to_cd(F[k + i * N])) : to_cd(F[i + k * N]);
   double d2 = 0;
 #pragma omp parallel for reduction(+ : d2) schedule(dynamic)
   for (int j = 0; j < n; ++j)
@@ -2174,7 +2183,7 @@ struct FactDevCase {
   std::vector<T> tri_pool;  // trsm, trmm: the triangles (lower, NaN above the diagonal)
   const T alpha = T(1.5);
   long pool_count = 0;
-  const BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row
+  BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row (--uplo)
   BLAS_Side side = BLAS_Left;          // trsm, trmm (--side)
 
   void set_routine(const std::string &r) {
@@ -2483,7 +2492,7 @@ struct FactDevCase {
           continue;
         }
         const double err = getri || inverse ? inverse_residual(n, A0, x.data(), eps)
-                           : potrf ? chol_residual(n, A0, x.data(), eps)
+                           : potrf ? chol_residual(n, A0, x.data(), eps, lower == BLAS_Upper)
                            : geqrf ? qr_residual(n, A0, x.data(), tv.data(), eps)
                                    : lu_residual(n, A0, x.data(), ip.data(), eps, why);
         if (!(err <= worst)) worst = err;  // NaN sticks
@@ -2541,7 +2550,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
   if (cublas && routine == "potrf") gpu.solver_handle();  // made before the case takes its memory
 #endif
   FactDevCase<T> c;
-  c.set_routine(routine), c.n = n, c.count = count, c.side = o.side;
+  c.set_routine(routine), c.n = n, c.count = count, c.side = o.side, c.lower = o.uplo;
   std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && (getri || inverse));
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
@@ -2616,6 +2625,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     if (cub && c.geqrf) add_note(row, "cublas<t>geqrfBatched");
     if (cub && c.tri) add_note(row, "cublas<t>trsmBatched");
     if (c.tri && c.side == BLAS_Right) add_note(row, "side Right");
+    if (c.potrf && c.lower == BLAS_Upper && backend != "cublas-direct") add_note(row, "uplo Upper");
     if (o.check) {
       using InfoAt = typename FactDevCase<T>::InfoAt;
       const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf || c.tri ? InfoAt::none : InfoAt::device;

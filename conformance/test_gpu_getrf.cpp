@@ -1336,7 +1336,7 @@ TYPED_TEST(GpuGetrf, NonFiniteAndTiesFollowThePivotRule) {
 
 
 // ---- 9b. getrf past the cuSOLVER crossover (lu_tuning.hpp) ------------------------------------
-// Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 768
+// Column-major square r32/r64 groups go to cuSOLVER's getrf one problem at a time from order 256
 // in runs of at most 2 problems, and r64 from 1536 in runs of up to 4, where the host knows the
 // addresses (evenly spaced: the strided form's base; scattered: the caller's host pointer arrays;
 // not device pointer arrays). Random inputs (rows interchanged) with a singular problem in each
@@ -1355,7 +1355,7 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
     int n, count;
     bool on_solver, scattered;
   };
-  std::vector<Case> cases = {{767, 2, false, false}, {768, 2, solver, false}, {800, 3, false, true}};
+  std::vector<Case> cases = {{255, 2, false, false}, {256, 2, solver, false}, {800, 3, false, true}};
   // r64 from 1536 in threes: the pointer arrays' path (scattered), and the blocked redo above
   // kLuSolverBlockedRedoMin.
   if (!gpu::reduced()) cases.push_back({1536, 3, solver && std::is_same_v<T, double>, true});

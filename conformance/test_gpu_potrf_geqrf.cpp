@@ -1147,8 +1147,11 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   for (BLAS_Layout layout : kLayouts) {
     Run<T> run(Routine::potrf, layout, "past the cuSOLVER crossover");
     const auto make = chol_maker<T>(layout);
+    // Groups of one or two problems take cuSOLVER's potrf per problem from 512 in either
+    // triangle; three problems, its potrfBatched on its triangle (chol_tuning.hpp).
+    auto count_of = [](int n) { return n == 640 || n == 700 ? 3 : 2; };
     for (int n : orders)
-      for (BLAS_Uplo u : kUplos) run.add(n, n, 2, make, u);
+      for (BLAS_Uplo u : kUplos) run.add(n, n, count_of(n), make, u);
     run_all_backends(run);
     if (::testing::Test::HasFailure()) return;
     // Where the native backend ran each group: cuSOLVER exactly from the crossover on, and only
@@ -1156,20 +1159,28 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
     run.run(on("native"));
     if (::testing::Test::HasFailure()) return;
 #ifdef BB_TEST_HAVE_CUSOLVER
-    const int solver_from = is_cplx<T> ? 512 : 640;
+    const int solver_from = is_cplx<T> ? 512 : 640, per_problem_from = 512;
 #else
-    const int solver_from = std::numeric_limits<int>::max();  // no cuSOLVER: blocked throughout
+    const int solver_from = std::numeric_limits<int>::max(), per_problem_from = solver_from;  // blocked throughout
 #endif
     int g = 0;
     for (int n : orders)
       for (BLAS_Uplo u : kUplos) {
         const bool solver_triangle = (layout == BLAS_ColMajor) == (u == BLAS_Lower);
         const std::string line = gpu::last_call_group_line(run.record(), g++);
-        EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, solver_triangle && n >= solver_from)
+        const bool expected = count_of(n) <= 2 ? n >= per_problem_from : solver_triangle && n >= solver_from;
+        EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, expected)
             << "order " << n << ", uplo " << uplo_name(u) << ": " << line;
       }
     Run<T> bad(Routine::potrf, layout, "past the cuSOLVER crossover, not positive definite");
     for (BLAS_Uplo u : kUplos) bad.add(650, 650, 6, not_pd_maker<T>(layout), u);
+    // Per problem (groups of two): a negative minor at a random order and at the last one in
+    // Lower, a zero first minor and a NaN in Upper.
+    auto kinds_from = [layout](int k) {
+      return [make = not_pd_maker<T>(layout), k](const auto &s, int pad, int i) { return make(s, pad, i + k); };
+    };
+    bad.add(650, 650, 2, kinds_from(1), BLAS_Lower);
+    bad.add(650, 650, 2, kinds_from(4), BLAS_Upper);
     CallOpts o;
     o.info = layout == BLAS_ColMajor ? Mem::host : Mem::device;
     run_all_backends(bad, o);

@@ -170,23 +170,27 @@ if has solverab; then
   # the native backend as built, with cuSOLVER's per-problem getrf forced (BLAS_BATCHED_LU_SOLVER_MIN=1),
   # with the blocked algorithm alone, and cuBLAS getrfBatched called directly; for lu_tuning.hpp's
   # crossover.
+  # SOLVERROUTINE=potrf (SOLVERUPLO lower or upper): its per-problem crossover, the same way.
   bench=$build/bench/blas_batched_bench
+  routine=${SOLVERROUTINE:-getrf}
+  knob=BLAS_BATCHED_LU_SOLVER_MIN; uplo=()
+  [ "$routine" = potrf ] && knob=BLAS_BATCHED_CHOL_SOLVER_MIN && uplo=(--uplo ${SOLVERUPLO:-lower})
   for p in ${SOLVERPREC:-r64 r32}; do
     for b in ${SOLVERBATCH:-0 1 4}; do
       batch=(); [ "$b" != 0 ] && batch=(--batch "$b")
       sizes=${SOLVERSIZES:-512,768,1024,1536,2048}
       echo "-- $p batch $b: as built, cublas-direct"
-      "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3 \
-        --backend native,cublas-direct --csv "$out/solver-$p-b$b-$gpu.csv"
+      "$bench" --routine $routine "${uplo[@]}" --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3 \
+        --backend native,cublas-direct --csv "$out/solver-$routine-$p-b$b-$gpu.csv"
       echo "-- $p batch $b: cuSOLVER forced"
-      BLAS_BATCHED_LU_SOLVER_MIN=1 "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" --device gpu \
-        --reps 3 --backend native --tag solver --csv "$out/solver-forced-$p-b$b-$gpu.csv"
-      echo "-- $p batch $b: blocked only"
-      BLAS_BATCHED_LU_SOLVER_MIN=1073741824 "$bench" --routine getrf --prec $p --sizes $sizes "${batch[@]}" \
-        --device gpu --reps 3 --backend native --tag blocked --csv "$out/solver-blocked-$p-b$b-$gpu.csv"
+      env $knob=1 "$bench" --routine $routine "${uplo[@]}" --prec $p --sizes $sizes "${batch[@]}" --device gpu \
+        --reps 3 --backend native --tag solver --csv "$out/solver-forced-$routine-$p-b$b-$gpu.csv"
+      echo "-- $p batch $b: without the per-problem path"
+      env $knob=1073741824 "$bench" --routine $routine "${uplo[@]}" --prec $p --sizes $sizes "${batch[@]}" \
+        --device gpu --reps 3 --backend native --tag blocked --csv "$out/solver-blocked-$routine-$p-b$b-$gpu.csv"
     done
   done > "$out/solverab-$gpu.log" 2>&1
-  grep -E "^getrf|^--" "$out/solverab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $6, $7, $12, $14}'
+  grep -E "^(getrf|potrf)|^--" "$out/solverab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $6, $7, $12, $14}'
   (cd "$out" && cat solver-*.csv > "$results/solverab-$gpu.csv")
 fi
 if has lubench; then

@@ -87,6 +87,7 @@ int64_t chol_units(const FactorRun &, int) { return 0; }
 int chol_units_per_block(int) { return 1; }
 bool chol_blocked(DevPrec, int) { return false; }
 bool chol_native_vendor(DevPrec, int) { return false; }
+bool chol_native_solver(DevPrec, int, int64_t) { return false; }
 int potrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int chol_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
@@ -111,6 +112,7 @@ bool factor_vendor_ok(VendorFactor, DevPrec, const FactorRun &) { return false; 
 bool trsm_vendor_ok(DevPrec, const TriRun &) { return false; }
 int factor_vendor(Session &s, DevPrec, VendorFactor, const FactorRun &) { return s.status(); }
 int getrf_solver(Session &s, DevPrec, const FactorRun &) { return s.status(); }
+int potrf_solver(Session &s, DevPrec, const FactorRun &) { return s.status(); }
 int trsm_vendor(Session &s, DevPrec, const TriRun &) { return s.status(); }
 
 }  // namespace bb::cuda

@@ -55,7 +55,8 @@ struct FactorAdapter {
                                   // vendor backend, and native getri's and potrf's larger orders
     bool tuned_to_vendor = false;  // the latter: the native backend's measured crossover
     bool getri_on_vendor = false;  // the inverse in one call at those orders: getri's part only
-    bool solver_per_problem = false;  // getrf's few large problems: cuSOLVER per problem (lu_tuning.hpp)
+    bool solver_per_problem = false;  // getrf's and potrf's few large problems: cuSOLVER per
+                                      // problem (lu_tuning.hpp, chol_tuning.hpp)
     const void *const *arrays[2] = {};
     int arg_of[2] = {0, 1};
     unsigned needed = 0, used = 0;
@@ -98,17 +99,23 @@ struct FactorAdapter {
       // potrf's larger orders go to cuSOLVER under the native backend too (chol_tuning.hpp).
       const bool native_potrf_vendor = kPotrf && backend == Backend::native && cuda::chol_native_vendor(p, r.n) &&
                                        cuda::factor_vendor_ok(kVendor, p, r);
+      // One or two problems of potrf: cuSOLVER's potrf one problem at a time, either triangle,
+      // where the host knows the addresses (before the batched crossover, which it replaces).
+      const bool native_potrf_solver = kPotrf && backend == Backend::native && d.blocked &&
+                                       c.addressing != Addressing::device_arrays &&
+                                       cuda::chol_native_solver(p, r.n, count);
       d.vendor_library = kInverse ? backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r)
                          : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r)
-                                                      : native_getri_vendor || native_potrf_vendor;
+                                                      : native_getri_vendor || (native_potrf_vendor && !native_potrf_solver);
       d.tuned_to_vendor = !kInverse && backend == Backend::native && d.vendor_library;
       d.getri_on_vendor = kInverse && native_getri_vendor;
       // cuSOLVER's getrf takes one matrix per call at an address the host must know: not with
       // device pointer arrays (reading them back would be a sync).
-      d.solver_per_problem = kGetrf && backend == Backend::native && d.blocked &&
-                             c.addressing != Addressing::device_arrays &&
-                             cuda::factor_vendor_ok(cuda::VendorFactor::getrf, p, r) &&
-                             cuda::lu_getrf_native_solver(p, r.n, count);
+      d.solver_per_problem = native_potrf_solver ||
+                             (kGetrf && backend == Backend::native && d.blocked &&
+                              c.addressing != Addressing::device_arrays &&
+                              cuda::factor_vendor_ok(cuda::VendorFactor::getrf, p, r) &&
+                              cuda::lu_getrf_native_solver(p, r.n, count));
     }
     return d;
   }
@@ -153,7 +160,10 @@ struct FactorAdapter {
     const bool host_lists = s.ptr_index >= 0 && !s.device_array && s.checked_index < 0;
     r.solver_per_problem = d.solver_per_problem && r.getrf_by_blocks && vendor_run(s, true) &&
                            (host_lists || (s.ptr_index < 0 && s.checked_index < 0 && !s.device_array));
-    if (r.solver_per_problem && host_lists) r.host_a = d.arrays[0] + s.first, r.host_ipiv = d.arrays[1] + s.first;
+    if (r.solver_per_problem && host_lists) {
+      r.host_a = d.arrays[0] + s.first;
+      if constexpr (kGetrf) r.host_ipiv = d.arrays[1] + s.first;
+    }
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
     r.info = place.zero_info ? place.zero_info + s.first : nullptr;
     cuda::DevOperand *ops[2] = {&r.A, kGeqrf ? &r.tau : &r.ipiv};
@@ -220,7 +230,9 @@ struct FactorAdapter {
       if (r.getrf_by_blocks ? cuda::getrf_blocked(s, p, r, false) : cuda::getrf_unblocked(s, p, r)) return s.status();
       return cuda::factor_vendor(s, p, cuda::VendorFactor::getri, r);
     }
-    else if constexpr (kPotrf && gpu_arithmetic<T>) return cuda::potrf_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kPotrf && gpu_arithmetic<T>)
+      return r.solver_per_problem ? cuda::potrf_solver(s, device_precision<T>(), r)
+                                  : cuda::potrf_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kGeqrf && gpu_arithmetic<T>) return cuda::geqrf_blocked(s, device_precision<T>(), r, false);
     else return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
   }

@@ -40,6 +40,18 @@ bool chol_native_vendor(DevPrec p, int n) {
   return n >= (forced ? forced : chol_vendor_min_order(p));
 }
 
+// BLAS_BATCHED_CHOL_SOLVER_MIN=<order> forces cuSOLVER's per-problem potrf from that order at any
+// count of problems (tuning; read once).
+bool chol_native_solver(DevPrec p, int n, int64_t problems) {
+#ifdef BB_HAVE_CUSOLVER
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_SOLVER_MIN");
+  return n >= (forced ? forced : chol_solver_min_order(p, problems));
+#else
+  (void)p, (void)n, (void)problems;
+  return false;
+#endif
+}
+
 // BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
 static int block_width(DevPrec p, int n) {
   static const int w = tuning_env("BLAS_BATCHED_CHOL_BLOCK"), forced = w == 16 || w == 32 ? w : 0;

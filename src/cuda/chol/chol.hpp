@@ -30,6 +30,10 @@ bool chol_blocked(DevPrec p, int n);
 // takes the shape): chol_vendor_min_order in chol_tuning.hpp, or
 // BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision.
 bool chol_native_vendor(DevPrec p, int n);
+// Whether the native backend's potrf of a run of `problems` problems of order n goes to
+// cuSOLVER's potrf one problem at a time, either triangle (chol_solver_min_order in
+// chol_tuning.hpp, or BLAS_BATCHED_CHOL_SOLVER_MIN; false without cuSOLVER).
+bool chol_native_solver(DevPrec p, int n, int64_t problems);
 // potrf of one run by blocks of columns on the session's stream: the diagonal block's kernel,
 // the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload, no
 // workspace). No sync.

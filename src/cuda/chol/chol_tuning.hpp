@@ -79,6 +79,16 @@ constexpr int chol_vendor_min_order(DevPrec p) {
     default: return kCholNoVendor;  // r16, c16: no cuSOLVER routine
   }
 }
+// potrf of one or two problems under the native backend, from this order, either triangle:
+// cuSOLVER's potrf one problem at a time (cuda/vendor), where the blocked algorithm and
+// potrfBatched are latency-bound alike (getrf's single problems: 1.5-2.1x from cuSOLVER's
+// per-problem getrf, lu_tuning.hpp). NOT MEASURED: a first guess from getrf's, to be measured
+// with BLAS_BATCHED_CHOL_SOLVER_MIN (tools/gpu-check.sh solverab, R=potrf).
+constexpr int kCholSolverMaxProblems = 2;
+constexpr int chol_solver_min_order(DevPrec p, int64_t problems) {
+  if (p == DevPrec::r16 || p == DevPrec::c16 || problems > kCholSolverMaxProblems) return kCholNoVendor;
+  return 512;
+}
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
 constexpr int kCholBlockedMinSide = 33;
 constexpr int chol_block_width(DevPrec p, int n) {

@@ -105,6 +105,8 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 //   r64, 1 problem   0.50 0.52 0.51 0.56 0.56 0.52     r32, 1 problem   0.55 0.57 0.56 0.59 0.63 0.67
 //   r64, 2 problems  0.70 0.68 0.68 0.69 0.60 0.96     r32, 2 problems  0.78 0.76 0.70 0.79 0.76 0.73
 //   r64, 16 problems 2.73 2.25 2.09 2.24 2.58 4.59     r32, 16 problems 3.41 2.95 2.21 2.38 2.44 3.32
+// and at 256 / 384 / 512 / 640: r64, 1 problem 0.47 0.49 0.48 0.51, 2 problems 0.74 0.74 0.70 0.73;
+// r32, 1 problem 0.58 0.58 0.56 0.57, 2 problems 0.88 0.88 0.82 0.82;
 // and with 4 problems at 512 / 768 / 1024 / 1536 / 2048: r64 1.16 1.08 1.01 0.86 0.80, r32 1.34
 // 1.18 1.10 1.02 1.02; at about 1 GB per call (14-476 problems) 1.8-32x (r64 at 512: 225 against
 // 10.9 ms, at 2048: 112 against 61).
@@ -117,7 +119,7 @@ constexpr int kLuNoSolver = 1 << 30;
 constexpr int kLuSolverBlockedRedoMin = 1024;
 constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
   if (p != DevPrec::r32 && p != DevPrec::r64) return kLuNoSolver;
-  if (problems <= 2) return 768;
+  if (problems <= 2) return 256;  // not measured below 256
   if (p == DevPrec::r64 && problems <= 4) return 1536;
   return kLuNoSolver;
 }

@@ -483,6 +483,39 @@ int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *wor
   return getrf_redo(s, t, n >= kLuSolverBlockedRedoMin);
 }
 
+// cuSOLVER's scratch for its single-matrix calls: taken from the session's pool before the
+// parts' workspace, given back after it (stream-ordered); none to be had fails the session.
+class SolverScratch {
+ public:
+  SolverScratch(Session &s, std::size_t bytes) : s_(s), stream_(static_cast<cudaStream_t>(s.stream())) {
+    const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
+    if (!pool || cudaMallocFromPoolAsync(&p_, std::max<std::size_t>(bytes, 16), pool, stream_) != cudaSuccess) {
+      cudaGetLastError();
+      p_ = nullptr;
+      s.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
+    }
+  }
+  ~SolverScratch() {
+    if (p_) s_.check(cudaFreeAsync(p_, stream_));
+  }
+  template <class S> S *as() const { return static_cast<S *>(p_); }
+
+ private:
+  Session &s_;
+  cudaStream_t stream_;
+  void *p_ = nullptr;
+};
+
+// The run's parts (each the Workspace's batch of problems) through part(Part<S>, scratch).
+template <class S, class PerPart>
+int solver_parts(Session &s, const FactorRun &r, const VendorWork &need, PerPart &&part) {
+  Workspace ws(s);
+  if (!ws.take(need, r.problems)) return s.status();
+  for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch())
+    part(Part<S>(part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S))), ws));
+  return s.status();
+}
+
 template <class S>
 int getrf_solver_typed(Session &s, const FactorRun &r) {
   if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
@@ -497,29 +530,49 @@ int getrf_solver_typed(Session &s, const FactorRun &r) {
     S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
     const cusolverStatus_t st = vendor_calls::getrf_work(h, n, a0, r.A.ld, &work_elements);
     if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, false, int(st), "cuSOLVER getrf_bufferSize")) return s.status();
-    // The solver's scratch: taken before the parts' workspace, given back after (stream-ordered).
-    const auto stream = static_cast<cudaStream_t>(s.stream());
-    const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
-    void *work = nullptr;
-    if (!pool || cudaMallocFromPoolAsync(&work, std::max<std::size_t>(std::size_t(work_elements) * sizeof(S), 16), pool,
-                                         stream) != cudaSuccess) {
-      cudaGetLastError();
-      return s.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
-    }
-    {
-      VendorWork need;  // A kept, the redo lists (Part's three), cuSOLVER's code and the special flag
-      need.matrix = int64_t(n) * n * int64_t(sizeof(S));
-      need.lists = 3 * int64_t(sizeof(void *));
-      need.ints = 2 * int64_t(sizeof(int));
-      Workspace ws(s);
-      if (ws.take(need, r.problems))
-        for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch()) {
-          const FactorRun part = part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S)));
-          getrf_solver_part<S>(s, Part<S>(part, ws), h, static_cast<S *>(work));
+    const SolverScratch work(s, std::size_t(work_elements) * sizeof(S));
+    if (s.status()) return s.status();
+    VendorWork need;  // A kept, the redo lists (Part's three), cuSOLVER's code and the special flag
+    need.matrix = int64_t(n) * n * int64_t(sizeof(S));
+    need.lists = 3 * int64_t(sizeof(void *));
+    need.ints = 2 * int64_t(sizeof(int));
+    return solver_parts<S>(s, r, need, [&](const Part<S> &t) { getrf_solver_part<S>(s, t, h, work.as<S>()); });
+  }
+}
+
+template <class S>
+int potrf_solver_typed(Session &s, const FactorRun &r) {
+  if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
+  if constexpr (!has_vendor<S>()) {
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (chol_solver_min_order)
+  } else {
+    const int n = r.n;
+    s.started();
+    auto h = static_cast<cusolverDnHandle_t>(s.cusolver());
+    if (!h) return s.status();
+    // The stored triangle as column-major: Lower, or (the other triangle, or row-major's) Upper.
+    const cublasFillMode_t uplo = r.lower != r.row_major ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    int work_elements = 0;
+    S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
+    const cusolverStatus_t st = vendor_calls::potrf_work(h, uplo, n, a0, r.A.ld, &work_elements);
+    if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, false, int(st), "cuSOLVER potrf_bufferSize")) return s.status();
+    const SolverScratch work(s, std::size_t(work_elements) * sizeof(S));
+    if (s.status()) return s.status();
+    VendorWork need;  // cuSOLVER's code per problem
+    need.ints = int64_t(sizeof(int));
+    return solver_parts<S>(s, r, need, [&](const Part<S> &t) {
+      for (int64_t i = 0; i < t.P && !s.status(); ++i) {
+        S *a = reinterpret_cast<S *>(host_address(t.r.A, t.r.host_a, i, int(sizeof(S))));
+        if (!a) {
+          s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (factor_adapter.hpp)
+          return;
         }
-    }
-    s.check(cudaFreeAsync(work, stream));
-    return s.status();
+        const cusolverStatus_t one =
+            vendor_calls::potrf_one(h, uplo, n, a, t.r.A.ld, work.as<S>(), work_elements, t.found + i);
+        vendor_status(s, one == CUSOLVER_STATUS_SUCCESS, one == CUSOLVER_STATUS_ALLOC_FAILED, int(one), "cuSOLVER potrf");
+      }
+      enqueue(s, potrf_codes<S>, s.grid(t.P, 128), 128, t.r.A, n, t.found, t.r.codes, t.r.info, t.P);
+    });
   }
 }
 #endif
@@ -620,6 +673,15 @@ int getrf_solver(Session &s, DevPrec p, const FactorRun &r) {
 #else
   (void)p, (void)r;
   return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (lu_getrf_native_solver)
+#endif
+}
+
+int potrf_solver(Session &s, DevPrec p, const FactorRun &r) {
+#ifdef BB_HAVE_CUSOLVER
+  return by_precision(p, [&](auto x) { return potrf_solver_typed<decltype(x)>(s, r); });
+#else
+  (void)p, (void)r;
+  return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned (chol_native_solver)
 #endif
 }
 

@@ -37,6 +37,11 @@ int factor_vendor(Session &s, DevPrec p, VendorFactor f, const FactorRun &r);
 // input by the library's kernels (unblocked or blocked by order, lu_tuning.hpp), whose choices
 // there are LAPACK's.
 int getrf_solver(Session &s, DevPrec p, const FactorRun &r);
+// potrf of a run (r32..c64, either layout and triangle) by cuSOLVER's potrf one problem after
+// another, each problem's address from FactorRun::host_a (or the strided operand): the
+// column-major view of the stored triangle (row-major Lower is the column-major Upper of A's
+// conjugate, whose factor is the row-major L). Codes as potrfBatched's (potrf_codes).
+int potrf_solver(Session &s, DevPrec p, const FactorRun &r);
 int trsm_vendor(Session &s, DevPrec p, const TriRun &r);
 
 }  // namespace bb::cuda

@@ -17,6 +17,14 @@ namespace bb::cuda::vendor_calls {
                                 int *info, int count) {                                                \
     return cusolverDn##X##potrfBatched(h, uplo, n, (CU **)A, lda, info, count);                       \
   }                                                                                                    \
+  inline cusolverStatus_t potrf_work(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, S *A, int lda,    \
+                                     int *elements) {                                                  \
+    return cusolverDn##X##potrf_bufferSize(h, uplo, n, (CU *)A, lda, elements);                        \
+  }                                                                                                    \
+  inline cusolverStatus_t potrf_one(cusolverDnHandle_t h, cublasFillMode_t uplo, int n, S *A, int lda,     \
+                                    S *work, int elements, int *info) {                                \
+    return cusolverDn##X##potrf(h, uplo, n, (CU *)A, lda, (CU *)work, elements, info);                 \
+  }                                                                                                    \
   inline cusolverStatus_t getrf_work(cusolverDnHandle_t h, int n, S *A, int lda, int *elements) {        \
     return cusolverDn##X##getrf_bufferSize(h, n, n, (CU *)A, lda, elements);                           \
   }                                                                                                    \

@@ -1424,6 +1424,79 @@ TYPED_TEST(GpuGetrf, PastTheSolverCrossover) {
   }
 }
 
+// The device's free memory taken but about `leave` bytes (cudaMalloc's granularity above it)
+// until destroyed.
+class DeviceFill {
+ public:
+  explicit DeviceFill(std::size_t leave) {
+    for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(2) << 20);) {
+      std::size_t free = 0, total = 0;
+      CHECK_CUDA(cudaMemGetInfo(&free, &total));
+      void *p = nullptr;
+      if (free <= leave + chunk || cudaMalloc(&p, chunk) != cudaSuccess) {
+        cudaGetLastError();
+        chunk /= 2;
+      } else {
+        taken_.push_back(p);
+      }
+    }
+  }
+  ~DeviceFill() {
+    for (void *p : taken_) cudaFree(p);
+  }
+  DeviceFill(const DeviceFill &) = delete;
+  DeviceFill &operator=(const DeviceFill &) = delete;
+
+ private:
+  std::vector<void *> taken_;
+};
+
+// cuSOLVER's path keeps each problem's input (n^2 elements) in workspace. Where the device has
+// no room for that copy, the call runs the blocked algorithm instead of failing (SPEC.md section
+// 7). It fills the device's memory, so it runs alone: ctest's
+// GpuGetrf.SolverPathWithoutRoom_alone sets BB_TEST_FILL_DEVICE (and loads every kernel at
+// start, which a full device could not do later); elsewhere it skips.
+TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
+  using T = typename TypeParam::type;
+  if (!std::is_same_v<T, double> && !std::is_same_v<T, float>) GTEST_SKIP() << "no cuSOLVER path in this precision";
+#ifndef BB_TEST_HAVE_CUSOLVER
+  GTEST_SKIP() << "built without cuSOLVER";
+#else
+  if (!std::getenv("BB_TEST_FILL_DEVICE"))
+    GTEST_SKIP() << "fills the device's memory: runs alone as GpuGetrf.SolverPathWithoutRoom_alone";
+  auto make = [](int m, int n, int pad, int i) {
+    return i == 0 ? random_problem<T>(m, n, BLAS_ColMajor, pad)
+                  : dominant_problem<T>(m, n, BLAS_ColMajor, pad, {random_int(0, n - 1)});
+  };
+  {  // the session, its pool and cuSOLVER's handle, by a small problem of the solver path
+    LuRun<T> warm(BLAS_ColMajor, "warm-up on the solver path");
+    warm.group(warm.add(256, 256, 1, make)).getri = false;
+    warm.upload();
+    warm.run(Routine::getrf, on("native"));
+    if (::testing::Test::HasFailure()) return;
+  }
+  // Two problems, the second singular (factored again after cuSOLVER on the solver path).
+  constexpr int n = 2048;
+  LuRun<T> run(BLAS_ColMajor, "no room for the kept copies");
+  const int g = run.add(n, n, 2, make);
+  run.group(g).getri = false, run.group(g).reversed = false;
+  run.upload();
+  run.reference(Routine::getrf);  // the host's answer first (the checked call finds it cached)
+  const std::size_t copies = std::size_t(2) * n * n * sizeof(T);
+  DeviceFill fill(copies / 3);
+  setenv("BLAS_BATCHED_DEBUG", "1", 1);
+  ::testing::internal::CaptureStderr();
+  CallOpts o = on("native");
+  o.info = Mem::host;
+  run.run(Routine::getrf, o);
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  unsetenv("BLAS_BATCHED_DEBUG");
+  EXPECT_NE(said.find("no room for cuSOLVER's path"), std::string::npos) << "the library said: " << said;
+  EXPECT_NE(gpu::last_call_group_line(run.record(), 0).find("cuda/cusolver"), std::string::npos)
+      << "the plan (the record names it, not what ran): " << run.record();
+#endif
+}
+
 // ---- 10. the inverse in one call (SPEC.md section 9.4) on device data ---------------------------
 // BLAS_getrf_getri_batched against getrf followed by getri on the same backend: the same ipiv,
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;

@@ -1,6 +1,8 @@
 // The vendor backend's runs of the dense factorizations and trsm (vendor.hpp): pointer lists,
 // packed pivots and per-problem codes in stream-ordered workspace, the cuBLAS or cuSOLVER
 // call, and the way back into the run's form.
+#include "../chol/chol.hpp"
+#include "../lu/lu.hpp"
 #include "../lu/lu_tuning.hpp"
 #include "../run_table.cuh"
 #include "../scalar.cuh"
@@ -256,8 +258,8 @@ class Workspace {
  public:
   Workspace(Session &s) : s_(s), stream_(static_cast<cudaStream_t>(s.stream())) {}
   // Room for `problems` of w's bytes each (or as many as the cap allows, at least one); false,
-  // with the session failed, if none.
-  bool take(const VendorWork &w, int64_t problems) {
+  // with the session failed (or, `optional`, untouched), if none.
+  bool take(const VendorWork &w, int64_t problems, bool optional = false) {
     constexpr int64_t cap = int64_t(Session::kWorkspaceKept) - 64;
     batch_ = std::max<int64_t>(1, std::min<int64_t>(problems, cap / std::max<int64_t>(1, w.per_problem())));
     ArenaLayout at;
@@ -267,7 +269,7 @@ class Workspace {
     if (!pool || cudaMallocFromPoolAsync(&base_, std::max<std::size_t>(at.bytes, 1), pool, stream_) != cudaSuccess) {
       cudaGetLastError();
       base_ = nullptr;
-      s_.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
+      if (!optional) s_.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
       return false;
     }
     return true;
@@ -484,7 +486,7 @@ int getrf_solver_part(Session &s, const Part<S> &t, cusolverDnHandle_t h, S *wor
 }
 
 // cuSOLVER's scratch for its single-matrix calls: taken from the session's pool before the
-// parts' workspace, given back after it (stream-ordered); none to be had fails the session.
+// parts' workspace, given back after it (stream-ordered); ok() false if none to be had.
 class SolverScratch {
  public:
   SolverScratch(Session &s, std::size_t bytes) : s_(s), stream_(static_cast<cudaStream_t>(s.stream())) {
@@ -492,9 +494,9 @@ class SolverScratch {
     if (!pool || cudaMallocFromPoolAsync(&p_, std::max<std::size_t>(bytes, 16), pool, stream_) != cudaSuccess) {
       cudaGetLastError();
       p_ = nullptr;
-      s.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
     }
   }
+  bool ok() const { return p_ != nullptr; }
   ~SolverScratch() {
     if (p_) s_.check(cudaFreeAsync(p_, stream_));
   }
@@ -506,13 +508,22 @@ class SolverScratch {
   void *p_ = nullptr;
 };
 
-// The run's parts (each the Workspace's batch of problems) through part(Part<S>, scratch).
+// The run's parts (each the Workspace's batch of problems) through part(Part<S>, scratch) with
+// cuSOLVER's scratch of scratch_bytes. Where the scratch or the workspace (getrf keeps each
+// problem's input, n^2 elements) is not to be had, the blocked algorithm, which needs neither,
+// (getrf_blocked, potrf_blocked) runs the whole run: a call that fits without them does not
+// fail for them.
 template <class S, class PerPart>
-int solver_parts(Session &s, const FactorRun &r, const VendorWork &need, PerPart &&part) {
+int solver_parts(Session &s, const FactorRun &r, std::size_t scratch_bytes, const VendorWork &need,
+                 int (*blocked)(Session &, DevPrec, const FactorRun &, bool), PerPart &&part) {
+  const SolverScratch scratch(s, scratch_bytes);
   Workspace ws(s);
-  if (!ws.take(need, r.problems)) return s.status();
+  if (!scratch.ok() || !ws.take(need, r.problems, true)) {
+    if (std::getenv("BLAS_BATCHED_DEBUG")) std::fprintf(stderr, "blas_batched: no room for cuSOLVER's path: blocked\n");
+    return blocked(s, dev_prec_of<S>(), r, false);
+  }
   for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch())
-    part(Part<S>(part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S))), ws));
+    part(Part<S>(part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S))), ws), scratch.as<S>());
   return s.status();
 }
 
@@ -530,13 +541,12 @@ int getrf_solver_typed(Session &s, const FactorRun &r) {
     S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
     const cusolverStatus_t st = vendor_calls::getrf_work(h, n, a0, r.A.ld, &work_elements);
     if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, false, int(st), "cuSOLVER getrf_bufferSize")) return s.status();
-    const SolverScratch work(s, std::size_t(work_elements) * sizeof(S));
-    if (s.status()) return s.status();
     VendorWork need;  // A kept, the redo lists (Part's three), cuSOLVER's code and the special flag
     need.matrix = int64_t(n) * n * int64_t(sizeof(S));
     need.lists = 3 * int64_t(sizeof(void *));
     need.ints = 2 * int64_t(sizeof(int));
-    return solver_parts<S>(s, r, need, [&](const Part<S> &t) { getrf_solver_part<S>(s, t, h, work.as<S>()); });
+    return solver_parts<S>(s, r, std::size_t(work_elements) * sizeof(S), need, getrf_blocked,
+                           [&](const Part<S> &t, S *work) { getrf_solver_part<S>(s, t, h, work); });
   }
 }
 
@@ -556,11 +566,10 @@ int potrf_solver_typed(Session &s, const FactorRun &r) {
     S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
     const cusolverStatus_t st = vendor_calls::potrf_work(h, uplo, n, a0, r.A.ld, &work_elements);
     if (vendor_status(s, st == CUSOLVER_STATUS_SUCCESS, false, int(st), "cuSOLVER potrf_bufferSize")) return s.status();
-    const SolverScratch work(s, std::size_t(work_elements) * sizeof(S));
-    if (s.status()) return s.status();
     VendorWork need;  // cuSOLVER's code per problem
     need.ints = int64_t(sizeof(int));
-    return solver_parts<S>(s, r, need, [&](const Part<S> &t) {
+    return solver_parts<S>(s, r, std::size_t(work_elements) * sizeof(S), need, potrf_blocked,
+                           [&](const Part<S> &t, S *work) {
       for (int64_t i = 0; i < t.P && !s.status(); ++i) {
         S *a = reinterpret_cast<S *>(host_address(t.r.A, t.r.host_a, i, int(sizeof(S))));
         if (!a) {
@@ -568,7 +577,7 @@ int potrf_solver_typed(Session &s, const FactorRun &r) {
           return;
         }
         const cusolverStatus_t one =
-            vendor_calls::potrf_one(h, uplo, n, a, t.r.A.ld, work.as<S>(), work_elements, t.found + i);
+            vendor_calls::potrf_one(h, uplo, n, a, t.r.A.ld, work, work_elements, t.found + i);
         vendor_status(s, one == CUSOLVER_STATUS_SUCCESS, one == CUSOLVER_STATUS_ALLOC_FAILED, int(one), "cuSOLVER potrf");
       }
       enqueue(s, potrf_codes<S>, s.grid(t.P, 128), 128, t.r.A, n, t.found, t.r.codes, t.r.info, t.P);

@@ -1132,46 +1132,58 @@ TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
   }
 }
 
-// ---- 2b. past the crossover to cuSOLVER (chol_vendor_min_order in chol_tuning.hpp: 640 for
-// r64 and r32, 512 for c64 and c32; moved here by hand when retuned): under the native backend
-// cuSOLVER potrfBatched takes the triangles it can (Lower in column-major, Upper in row-major),
-// the blocked algorithm the others; LAPACK's codes from both, for problems that are not
-// positive definite too. Half precisions have no cuSOLVER routine and r128/c128 run staged on
-// the host: neither crosses over.
+// ---- 2b. past the crossovers to cuSOLVER (chol_tuning.hpp; moved here by hand when retuned):
+// under the native backend cuSOLVER potrfBatched takes the triangles it can (Lower in
+// column-major, Upper in row-major) from chol_vendor_min_order, and cuSOLVER's potrf one problem
+// at a time a few problems in either triangle from chol_solver_min_order; the blocked algorithm
+// the others. LAPACK's codes from all, for problems that are not positive definite too. Half
+// precisions have no cuSOLVER routine and r128/c128 run staged on the host: neither crosses over.
 TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
-  // Both crossovers' edges (512 complex, 640 real) and one order past them.
-  const std::vector<int> orders =
-      gpu::reduced() ? std::vector<int>{511, 512, 639, 640} : std::vector<int>{511, 512, 639, 640, 700};
-  for (BLAS_Layout layout : kLayouts) {
-    Run<T> run(Routine::potrf, layout, "past the cuSOLVER crossover");
-    const auto make = chol_maker<T>(layout);
-    // Groups of one or two problems take cuSOLVER's potrf per problem from 512 in either
-    // triangle; three problems, its potrfBatched on its triangle (chol_tuning.hpp).
-    auto count_of = [](int n) { return n == 640 || n == 700 ? 3 : 2; };
-    for (int n : orders)
-      for (BLAS_Uplo u : kUplos) run.add(n, n, count_of(n), make, u);
-    run_all_backends(run);
-    if (::testing::Test::HasFailure()) return;
-    // Where the native backend ran each group: cuSOLVER exactly from the crossover on, and only
-    // on its triangle (the crossover as chol_tuning.hpp sets it; a retuning moves it here too).
-    run.run(on("native"));
-    if (::testing::Test::HasFailure()) return;
+  // The rules' edges: per problem (one from 256, two from 512 on potrfBatched's triangle; up to
+  // two from 256, four from 512 on the other), potrfBatched (complex from 512, real up to 256
+  // problems from 256), and one order past them.
+  struct Case {
+    int n, count;
+  };
+  std::vector<Case> cases = {{255, 1}, {256, 1}, {255, 3}, {256, 3}, {511, 2}, {512, 2}, {511, 4}, {512, 4}, {512, 5}};
+  if (!gpu::reduced()) cases.push_back({700, 3});
+  auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
-    const int solver_from = is_cplx<T> ? 512 : 640, per_problem_from = 512;
+    const bool per_problem = batched_triangle ? (c.count <= 1 ? c.n >= 256 : c.count <= 2 && c.n >= 512)
+                                              : (c.count <= 2 ? c.n >= 256 : c.count <= 4 ? c.n >= 512 : c.count <= 8 && c.n >= 2048);
+    const int batched_from = is_cplx<T> ? 512 : c.count <= 256 ? 256 : c.count < 1024 ? 640 : INT_MAX;
+    return per_problem || (batched_triangle && c.n >= batched_from);
 #else
-    const int solver_from = std::numeric_limits<int>::max(), per_problem_from = solver_from;  // blocked throughout
+    (void)c, (void)batched_triangle;
+    return false;  // blocked throughout
 #endif
-    int g = 0;
-    for (int n : orders)
-      for (BLAS_Uplo u : kUplos) {
-        const bool solver_triangle = (layout == BLAS_ColMajor) == (u == BLAS_Lower);
-        const std::string line = gpu::last_call_group_line(run.record(), g++);
-        const bool expected = count_of(n) <= 2 ? n >= per_problem_from : solver_triangle && n >= solver_from;
-        EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, expected)
-            << "order " << n << ", uplo " << uplo_name(u) << ": " << line;
-      }
+  };
+  // Two groups each: 8 groups a call, so that every run is planned alone (a chunk of more than
+  // kBlockedSerialRuns runs keeps small runs on the one-launch kernels, factor_run.hpp).
+  constexpr std::size_t kCasesPerCall = 4;
+  for (BLAS_Layout layout : kLayouts) {
+    for (std::size_t first = 0; first < cases.size(); first += kCasesPerCall) {
+      const std::vector<Case> part(cases.begin() + first, cases.begin() + std::min(cases.size(), first + kCasesPerCall));
+      Run<T> run(Routine::potrf, layout, "past the cuSOLVER crossover");
+      const auto make = chol_maker<T>(layout);
+      for (const Case &c : part)
+        for (BLAS_Uplo u : kUplos) run.add(c.n, c.n, c.count, make, u);
+      run_all_backends(run);
+      if (::testing::Test::HasFailure()) return;
+      // Where the native backend ran each group.
+      run.run(on("native"));
+      if (::testing::Test::HasFailure()) return;
+      int g = 0;
+      for (const Case &c : part)
+        for (BLAS_Uplo u : kUplos) {
+          const bool batched_triangle = (layout == BLAS_ColMajor) == (u == BLAS_Lower);
+          const std::string line = gpu::last_call_group_line(run.record(), g++);
+          EXPECT_EQ(line.find("cuda/cusolver") != std::string::npos, on_cusolver(c, batched_triangle))
+              << "order " << c.n << " x" << c.count << ", uplo " << uplo_name(u) << ": " << line;
+        }
+    }
     Run<T> bad(Routine::potrf, layout, "past the cuSOLVER crossover, not positive definite");
     for (BLAS_Uplo u : kUplos) bad.add(650, 650, 6, not_pd_maker<T>(layout), u);
     // Per problem (groups of two): a negative minor at a random order and at the last one in

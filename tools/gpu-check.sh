@@ -155,14 +155,23 @@ if has largeab; then
   # vendor called directly (cuBLAS getrfBatched, cuSOLVER potrfBatched), for their crossovers.
   bench=$build/bench/blas_batched_bench
   # The native rows once as built and once with no crossover to cuSOLVER (potrf's
-  # BLAS_BATCHED_CHOL_VENDOR_MIN past every order: the blocked algorithm alone).
+  # BLAS_BATCHED_CHOL_VENDOR_MIN and _SOLVER_MIN past every order: the blocked algorithm alone).
+  # LARGEBATCH: problems per call, one run each (0: about 1 GB).
+  mkdir -p "$out/parts"
   for p in ${LARGEPREC:-r64 r32}; do
-    "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu \
-      --reps 3 --backend native,cublas-direct --csv "$out/large-$p-$gpu.csv"
-    echo "-- $p, blocked only"
-    BLAS_BATCHED_CHOL_VENDOR_MIN=1073741824 "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p \
-      --sizes ${LARGESIZES:-512,768,1024,2048} --device gpu --reps 3 --backend native --csv "$out/large-blocked-$p-$gpu.csv"
+    for b in ${LARGEBATCH:-0}; do
+      batch=(); [ "$b" != 0 ] && batch=(--batch "$b")
+      echo "-- $p batch $b: as built, vendor direct"
+      "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p --sizes ${LARGESIZES:-512,768,1024,2048} "${batch[@]}" \
+        --device gpu --reps 3 --backend native,cublas-direct --csv "$out/parts/large-$p-b$b-$gpu.csv"
+      echo "-- $p batch $b: blocked only"
+      BLAS_BATCHED_CHOL_VENDOR_MIN=1073741824 BLAS_BATCHED_CHOL_SOLVER_MIN=1073741824 \
+        "$bench" --routine ${LARGEROUTINES:-getrf,potrf} --prec $p \
+        --sizes ${LARGESIZES:-512,768,1024,2048} "${batch[@]}" --device gpu --reps 3 --backend native \
+        --csv "$out/parts/large-blocked-$p-b$b-$gpu.csv"
+    done
   done > "$out/largeab-$gpu.log" 2>&1
+  cat "$out"/parts/large-*.csv > "$results/largeab-$gpu.csv"
   grep -E "^(getrf|potrf)|^--" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
 fi
 if has solverab; then

@@ -86,8 +86,8 @@ int chol_config(DevPrec, int) { return 0; }
 int64_t chol_units(const FactorRun &, int) { return 0; }
 int chol_units_per_block(int) { return 1; }
 bool chol_blocked(DevPrec, int) { return false; }
-bool chol_native_vendor(DevPrec, int) { return false; }
-bool chol_native_solver(DevPrec, int, int64_t) { return false; }
+bool chol_native_vendor(DevPrec, int, int64_t) { return false; }
+bool chol_native_solver(DevPrec, int, int64_t, bool) { return false; }
 int potrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int chol_launch(Session &s, DevPrec, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();

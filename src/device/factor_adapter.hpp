@@ -97,13 +97,14 @@ struct FactorAdapter {
       const bool native_getri_vendor = kGetri && backend == Backend::native && cuda::lu_getri_native_vendor(p, r.n) &&
                                        cuda::factor_vendor_ok(cuda::VendorFactor::getri, p, r);
       // potrf's larger orders go to cuSOLVER under the native backend too (chol_tuning.hpp).
-      const bool native_potrf_vendor = kPotrf && backend == Backend::native && cuda::chol_native_vendor(p, r.n) &&
-                                       cuda::factor_vendor_ok(kVendor, p, r);
-      // One or two problems of potrf: cuSOLVER's potrf one problem at a time, either triangle,
+      const bool batched_takes = kPotrf && cuda::factor_vendor_ok(kVendor, p, r);
+      const bool native_potrf_vendor =
+          kPotrf && backend == Backend::native && cuda::chol_native_vendor(p, r.n, count) && batched_takes;
+      // A few problems of potrf: cuSOLVER's potrf one problem at a time, either triangle,
       // where the host knows the addresses (before the batched crossover, which it replaces).
       const bool native_potrf_solver = kPotrf && backend == Backend::native && d.blocked &&
                                        c.addressing != Addressing::device_arrays &&
-                                       cuda::chol_native_solver(p, r.n, count);
+                                       cuda::chol_native_solver(p, r.n, count, batched_takes);
       d.vendor_library = kInverse ? backend == Backend::vendor && cuda::factor_vendor_ok(kVendor, p, r)
                          : backend == Backend::vendor ? cuda::factor_vendor_ok(kVendor, p, r)
                                                       : native_getri_vendor || (native_potrf_vendor && !native_potrf_solver);

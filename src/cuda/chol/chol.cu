@@ -35,19 +35,19 @@ bool chol_blocked(DevPrec p, int n) {
 }
 
 // BLAS_BATCHED_CHOL_VENDOR_MIN=<order> moves the crossover to cuSOLVER (tuning; read once).
-bool chol_native_vendor(DevPrec p, int n) {
+bool chol_native_vendor(DevPrec p, int n, int64_t problems) {
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_VENDOR_MIN");
-  return n >= (forced ? forced : chol_vendor_min_order(p));
+  return n >= (forced ? forced : chol_vendor_min_order(p, problems));
 }
 
 // BLAS_BATCHED_CHOL_SOLVER_MIN=<order> forces cuSOLVER's per-problem potrf from that order at any
 // count of problems (tuning; read once).
-bool chol_native_solver(DevPrec p, int n, int64_t problems) {
+bool chol_native_solver(DevPrec p, int n, int64_t problems, bool batched_takes) {
 #ifdef BB_HAVE_CUSOLVER
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_SOLVER_MIN");
-  return n >= (forced ? forced : chol_solver_min_order(p, problems));
+  return n >= (forced ? forced : chol_solver_min_order(p, problems, batched_takes));
 #else
-  (void)p, (void)n, (void)problems;
+  (void)p, (void)n, (void)problems, (void)batched_takes;
   return false;
 #endif
 }

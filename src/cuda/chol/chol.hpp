@@ -26,14 +26,15 @@ int chol_units_per_block(int config);
 // Whether potrf of order n takes the blocked algorithm, from the host: the driver's
 // adapter-driven runs (which of its runs do: factor_blocked_run).
 bool chol_blocked(DevPrec p, int n);
-// Whether potrf of order n under the native backend goes to cuSOLVER (where factor_vendor_ok
-// takes the shape): chol_vendor_min_order in chol_tuning.hpp, or
-// BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision.
-bool chol_native_vendor(DevPrec p, int n);
-// Whether the native backend's potrf of a run of `problems` problems of order n goes to
-// cuSOLVER's potrf one problem at a time, either triangle (chol_solver_min_order in
-// chol_tuning.hpp, or BLAS_BATCHED_CHOL_SOLVER_MIN; false without cuSOLVER).
-bool chol_native_solver(DevPrec p, int n, int64_t problems);
+// Whether potrf of a group of `problems` problems of order n under the native backend goes to
+// cuSOLVER's potrfBatched (where factor_vendor_ok takes the shape): chol_vendor_min_order in
+// chol_tuning.hpp, or BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision and count.
+bool chol_native_vendor(DevPrec p, int n, int64_t problems);
+// Whether the native backend's potrf of a group of `problems` problems of order n goes to
+// cuSOLVER's potrf one problem at a time, either triangle (`batched_takes`: potrfBatched takes
+// the group's shape; chol_solver_min_order in chol_tuning.hpp, or BLAS_BATCHED_CHOL_SOLVER_MIN;
+// false without cuSOLVER).
+bool chol_native_solver(DevPrec p, int n, int64_t problems, bool batched_takes);
 // potrf of one run by blocks of columns on the session's stream: the diagonal block's kernel,
 // the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload, no
 // workspace). No sync.

@@ -69,25 +69,43 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 //   r32 0.78 0.98 1.12 1.44 1.62      c32 1.04 1.20 1.37 1.61 2.01
 // Through the library, cuSOLVER's path costs 1.06-1.10x the direct call (its pointer lists, and
 // LAPACK's codes read off the factor's diagonal), which the crossovers include.
+// The count of problems moves it (H200, 2026-11-27, `largeab` with LARGEBATCH, the blocked
+// algorithm's time over potrfBatched's called directly, Lower, orders 128 / 256 / 384 / 512 /
+// 640 / 768; bench/results/NOTES-factor.md):
+//   4..256 problems: r64 0.83-1.47 / 1.36-2.0 / 1.44-2.52 / 1.40-2.83 / 1.31-3.16 / 1.24-3.43,
+//                    r32 1.32-1.80 / 1.53-2.08 / 1.68-2.45 / 1.79-2.90 / 1.79-3.28 / 1.76-3.67
+//   1024 problems:   r64 0.82 / 0.80 / 0.71 / 0.65 / 0.60 / 0.56, r32 0.94 / 1.08 / 1.06 / 0.98 / 0.92 / 0.87
+// Few problems leave the blocked algorithm's chain of small steps latency-bound; many fill the
+// GPU, where potrfBatched falls behind. Between 256 and 1024 problems not measured: the
+// H100's 640 (about 1 GB: 100 to 300 problems) stays. Complex: the H100's, whatever the count.
 constexpr int kCholNoVendor = 1 << 30;
-constexpr int chol_vendor_min_order(DevPrec p) {
+constexpr int64_t kCholVendorFewProblems = 256, kCholVendorManyProblems = 1024;
+constexpr int chol_vendor_min_order(DevPrec p, int64_t problems) {
   switch (p) {
-    case DevPrec::r64: return 640;
-    case DevPrec::r32: return 640;
+    case DevPrec::r64:
+    case DevPrec::r32:
+      return problems <= kCholVendorFewProblems ? 256 : problems < kCholVendorManyProblems ? 640 : kCholNoVendor;
     case DevPrec::c64: return 512;
     case DevPrec::c32: return 512;
     default: return kCholNoVendor;  // r16, c16: no cuSOLVER routine
   }
 }
-// potrf of one or two problems under the native backend, from this order, either triangle:
-// cuSOLVER's potrf one problem at a time (cuda/vendor), where the blocked algorithm and
-// potrfBatched are latency-bound alike (getrf's single problems: 1.5-2.1x from cuSOLVER's
-// per-problem getrf, lu_tuning.hpp). NOT MEASURED: a first guess from getrf's, to be measured
-// with BLAS_BATCHED_CHOL_SOLVER_MIN (tools/gpu-check.sh solverab, R=potrf).
-constexpr int kCholSolverMaxProblems = 2;
-constexpr int chol_solver_min_order(DevPrec p, int64_t problems) {
-  if (p == DevPrec::r16 || p == DevPrec::c16 || problems > kCholSolverMaxProblems) return kCholNoVendor;
-  return 512;
+// potrf of few problems under the native backend, from these orders: cuSOLVER's potrf one
+// problem at a time (cuda/vendor), where the blocked algorithm is latency-bound. The triangle
+// potrfBatched takes (`batched_takes`: column-major Lower, row-major Upper) has potrfBatched
+// beside it, which wins from two problems at 256; the other triangle only the blocked
+// algorithm. Measured on the H200 (`solverab`, SOLVERROUTINE=potrf; time over the per-problem
+// path's at 256 / 512 / 768 / 1024 / 2048):
+//   Lower, 1 problem:  blocked 2.4 / 4.4 / 2.1 / 2.3 / 3.2 (r64; from 640 potrfBatched),
+//                      potrfBatched 1.17 / 1.53 / 1.77 / 2.00 / 2.91; 2 problems: 0.85 / 1.01 /
+//                      1.16 / 1.29 / 1.82 (r64; r32 alike)
+//   Upper (blocked):   1 problem 1.9 / 3.4 / 3.9 / 5.2 / 9.3 (r64; r32 alike); 4: 0.64 / 1.06 /
+//                      1.26 / 1.74 / 3.35; 8: 0.38 / 0.64 / 0.69 / 0.93 / 2.01; 16: 0.20 / 0.32 /
+//                      0.36 / 0.56 / 1.03 (r32: 0.92 at 2048)
+constexpr int chol_solver_min_order(DevPrec p, int64_t problems, bool batched_takes) {
+  if (p == DevPrec::r16 || p == DevPrec::c16) return kCholNoVendor;
+  if (batched_takes) return problems <= 1 ? 256 : problems <= 2 ? 512 : kCholNoVendor;
+  return problems <= 2 ? 256 : problems <= 4 ? 512 : problems <= 8 ? 2048 : kCholNoVendor;
 }
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
 constexpr int kCholBlockedMinSide = 33;

@@ -257,22 +257,26 @@ struct VendorWork {
 class Workspace {
  public:
   Workspace(Session &s) : s_(s), stream_(static_cast<cudaStream_t>(s.stream())) {}
-  // Room for `problems` of w's bytes each (or as many as the cap allows, at least one); false,
-  // with the session failed (or, `optional`, untouched), if none.
+  // Room for `problems` of w's bytes each (or as many as the cap allows; where the pool cannot
+  // give that, one); false, with the session failed (or, `optional`, untouched), if none.
   bool take(const VendorWork &w, int64_t problems, bool optional = false) {
     constexpr int64_t cap = int64_t(Session::kWorkspaceKept) - 64;
-    batch_ = std::max<int64_t>(1, std::min<int64_t>(problems, cap / std::max<int64_t>(1, w.per_problem())));
-    ArenaLayout at;
-    at.take(std::size_t(batch_ * w.matrix));
-    lists_at_ = int64_t(at.take(std::size_t(batch_ * w.lists))), ints_at_ = int64_t(at.take(std::size_t(batch_ * w.ints)));
     const auto pool = static_cast<cudaMemPool_t>(s_.workspace_pool());
-    if (!pool || cudaMallocFromPoolAsync(&base_, std::max<std::size_t>(at.bytes, 1), pool, stream_) != cudaSuccess) {
+    for (int64_t batch = std::max<int64_t>(1, std::min<int64_t>(problems, cap / std::max<int64_t>(1, w.per_problem())));
+         pool; batch = 1) {
+      ArenaLayout at;
+      at.take(std::size_t(batch * w.matrix));
+      lists_at_ = int64_t(at.take(std::size_t(batch * w.lists))), ints_at_ = int64_t(at.take(std::size_t(batch * w.ints)));
+      if (cudaMallocFromPoolAsync(&base_, std::max<std::size_t>(at.bytes, 1), pool, stream_) == cudaSuccess) {
+        batch_ = batch;
+        return true;
+      }
       cudaGetLastError();
       base_ = nullptr;
-      if (!optional) s_.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
-      return false;
+      if (batch == 1) break;
     }
-    return true;
+    if (!optional) s_.fail(BLAS_BATCHED_ERR_DEVICE_ALLOC);
+    return false;
   }
   ~Workspace() {
     if (base_) s_.check(cudaFreeAsync(base_, stream_));  // stream-ordered: after the work
@@ -497,8 +501,10 @@ class SolverScratch {
     }
   }
   bool ok() const { return p_ != nullptr; }
-  ~SolverScratch() {
+  ~SolverScratch() { release(); }
+  void release() {
     if (p_) s_.check(cudaFreeAsync(p_, stream_));
+    p_ = nullptr;
   }
   template <class S> S *as() const { return static_cast<S *>(p_); }
 
@@ -516,9 +522,10 @@ class SolverScratch {
 template <class S, class PerPart>
 int solver_parts(Session &s, const FactorRun &r, std::size_t scratch_bytes, const VendorWork &need,
                  int (*blocked)(Session &, DevPrec, const FactorRun &, bool), PerPart &&part) {
-  const SolverScratch scratch(s, scratch_bytes);
+  SolverScratch scratch(s, scratch_bytes);
   Workspace ws(s);
   if (!scratch.ok() || !ws.take(need, r.problems, true)) {
+    scratch.release();  // all the room there is for the blocked algorithm's (tri.cu's optional workspace)
     if (std::getenv("BLAS_BATCHED_DEBUG")) std::fprintf(stderr, "blas_batched: no room for cuSOLVER's path: blocked\n");
     return blocked(s, dev_prec_of<S>(), r, false);
   }

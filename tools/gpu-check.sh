@@ -11,7 +11,7 @@
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
 # vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
 # getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
-# largeab: getrf and potrf above 512 against the vendor, solverab: getrf above 512, cuSOLVER per
+# largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
 # problem against the blocked algorithm). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)

@@ -3,14 +3,19 @@
 # GPU: where a blocked factorization's time goes (panels or diagonal blocks, interchanges, trsm
 # leaves, gemm). LUPROFILE="prec:n ..." (default r64:256), results in
 # $OUT/<routine>[-<backend>]-profile-<prec>-<n>.txt; BACKEND (default native-strided) picks the
-# bench row. From the device tool, after a build.
+# bench row; LUBATCH problems per call (default: the bench's about 1 GB); LUUPLO lower or upper
+# (potrf). The kernels' sum against the bench's time of the same call (its `time_ms`, in the
+# log) tells launch gaps from kernel time. From the device tool, after a build.
 b=${BUILD:-build-gpu}/bench/blas_batched_bench
 r=${R:-getrf} be=${BACKEND:-native-strided}
 tag=$r; [ "$be" != native-strided ] && tag=$r-$be
+extra=(); [ -n "${LUBATCH:-}" ] && extra+=(--batch "$LUBATCH") && tag=$tag-b$LUBATCH
+[ -n "${LUUPLO:-}" ] && extra+=(--uplo "$LUUPLO") && tag=$tag-$LUUPLO
 for pn in ${LUPROFILE:-r64:256}; do
   p=${pn%%:*} n=${pn##*:}
+  "$b" --routine $r --prec $p --sizes $n --device gpu --backend $be --reps 3 "${extra[@]}" | grep -E "^(rout|$r) "
   ncu --csv --metrics gpu__time_duration.sum "$b" --routine $r --prec $p --sizes $n --device gpu \
-    --backend $be --reps 1 > "$OUT/ncu-$tag-$p-$n.csv" 2> /dev/null
+    --backend $be --reps 1 "${extra[@]}" > "$OUT/ncu-$tag-$p-$n.csv" 2> /dev/null
   python3 - "$OUT/ncu-$tag-$p-$n.csv" > "$OUT/$tag-profile-$p-$n.txt" <<'PY'
 import csv, sys, collections
 rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 10]

@@ -38,13 +38,15 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
       r[j] = held ? conj_if(upper, widen(line[j])) : from_real<CT>(R(0));
     }
     // The left product as potrf_blocked's gemm computed it (FactorRun::tau, nb x nb per
-    // problem: X X^H with X the left part as read below), or none: the loop reads it.
+    // problem), or none: the loop below reads the left part itself. The gemm works on V (A, or
+    // A^T for row-major), so for row-major its P is the conjugate of the loop's M = X X^H, that
+    // is M's transpose: the index follows the caller's triangle, not `rows`.
     const S *product = G.tau.p && a ? operand_at<S>(G.tau, p) : nullptr;
     const int left = G.tau.p ? 0 : at;
     if (product && c < n) {
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < n) r[j] = msub(r[j], widen(product[rows ? c + j * G.tau.ld : j + c * G.tau.ld]), from_real<CT>(R(1)));
+        if (j < n) r[j] = msub(r[j], widen(product[G.lower ? c + j * G.tau.ld : j + c * G.tau.ld]), from_real<CT>(R(1)));
     }
     for (int l0 = 0; l0 < left; l0 += C) {  // left is the warp's: the barriers below are safe
 #pragma unroll

@@ -52,6 +52,12 @@ bool chol_native_solver(DevPrec p, int n, int64_t problems, bool batched_takes) 
 #endif
 }
 
+// BLAS_BATCHED_CHOL_DIAG_GEMM=<problems> sets kCholDiagGemmMaxProblems (tuning; read once).
+static int64_t diag_gemm_max_problems() {
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_DIAG_GEMM");
+  return forced ? forced : kCholDiagGemmMaxProblems;
+}
+
 // BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
 static int block_width(DevPrec p, int n) {
   static const int w = tuning_env("BLAS_BATCHED_CHOL_BLOCK"), forced = w == 16 || w == 32 ? w : 0;
@@ -67,28 +73,56 @@ int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const int n = r.n, elem = elem_bytes(p), nb = block_width(p, r.n);
   const bool lower = r.lower != r.row_major;
   auto at = [&](int i, int j) { return sub_block(r.A, i, j, elem); };
-  const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  for (int k = 0; k < n; k += nb) {
+  const bool aligned[2] = {false, false};  // sub-blocks: the gemm core's flat kernels never apply
+  // The diagonal blocks' left products by the gemm calls (chol_tuning.hpp), in stream-ordered
+  // workspace; none to be had leaves them to the diagonal kernel (the same result).
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  void *products = nullptr;
+  if (n > nb && r.problems <= diag_gemm_max_problems()) {
+    s.started();
+    const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
+    if (!pool || cudaMallocFromPoolAsync(&products, std::size_t(r.problems) * nb * nb * elem, pool, stream) != cudaSuccess) {
+      cudaGetLastError();
+      products = nullptr;
+    }
+  }
+  const DevOperand product{products, int64_t(nb) * nb, nb, false};
+  for (int k = 0; k < n && !s.status(); k += nb) {
     const int jb = std::min(nb, n - k), below = n - k - jb;
+    if (k > 0 && (below > 0 || products)) {
+      GemmSeg g[2];
+      int segs = 0;
+      if (below > 0) {  // lower: V21 -= L20 L10^H; upper: V12 -= U01^H U02
+        GemmSeg &b = g[segs++];
+        b.problems = r.problems;
+        b.m = lower ? below : jb, b.n = lower ? jb : below, b.k = k;
+        b.ta = lower ? 0 : 2, b.tb = lower ? 2 : 0;
+        b.A = lower ? at(k + jb, 0) : at(0, k);
+        b.B = lower ? at(k, 0) : at(0, k + jb);
+        b.C = lower ? at(k + jb, k) : at(k, k + jb);
+        b.read_ab = 1, b.read_c = 1;
+        b.alpha[0] = -1, b.beta[0] = 1;
+      }
+      if (products) {  // lower: P = L10 L10^H; upper: P = U01^H U01
+        GemmSeg &d = g[segs++];
+        d.problems = r.problems;
+        d.m = d.n = jb, d.k = k;
+        d.ta = lower ? 0 : 2, d.tb = lower ? 2 : 0;
+        d.A = d.B = lower ? at(k, 0) : at(0, k);
+        d.C = product;
+        d.read_ab = 1, d.read_c = 0;
+        d.alpha[0] = 1, d.beta[0] = 0;
+      }
+      if (gemm(s, p, g, aligned, segs, vendor_backend)) break;
+    }
     FactorRun diag = r;
     diag.unit_begin = 0;
     diag.m = diag.n = jb;
     diag.A = at(k, k);
     diag.panel = true, diag.panel_at = k;
-    if (chol_launch(s, p, kCholDiag, &diag, nullptr, nullptr, 1, chol_units(diag, kCholDiag))) return s.status();
+    diag.tau = products && k > 0 ? product : DevOperand{};  // the left product, when computed
+    if (chol_launch(s, p, kCholDiag, &diag, nullptr, nullptr, 1, chol_units(diag, kCholDiag))) break;
     if (below <= 0) break;
-    if (k > 0) {
-      GemmSeg g;  // lower: V21 -= L20 L10^H; upper: V12 -= U01^H U02
-      g.problems = r.problems;
-      g.m = lower ? below : jb, g.n = lower ? jb : below, g.k = k;
-      g.ta = lower ? 0 : 2, g.tb = lower ? 2 : 0;
-      g.A = lower ? at(k + jb, 0) : at(0, k);
-      g.B = lower ? at(k, 0) : at(0, k + jb);
-      g.C = lower ? at(k + jb, k) : at(k, k + jb);
-      g.read_ab = 1, g.read_c = 1;
-      g.alpha[0] = -1, g.beta[0] = 1;
-      if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
-    }
     TriRun t;  // lower: L21 = V21 L11^-H; upper: U12 = U11^-H V12
     t.problems = r.problems;
     t.solve = true, t.unit_diag = false, t.trans = 2;
@@ -96,8 +130,9 @@ int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     t.m = lower ? below : jb, t.n = lower ? jb : below;
     t.A = at(k, k);
     t.B = lower ? at(k + jb, k) : at(k, k + jb);
-    if (tri_recursive(s, p, t, vendor_backend)) return s.status();
+    if (tri_recursive(s, p, t, vendor_backend)) break;
   }
+  if (products) s.check(cudaFreeAsync(products, stream));  // stream-ordered: after the work
   return s.status();
 }
 

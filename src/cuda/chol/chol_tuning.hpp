@@ -108,6 +108,13 @@ constexpr int chol_solver_min_order(DevPrec p, int64_t problems, bool batched_ta
   return problems <= 2 ? 256 : problems <= 4 ? 512 : problems <= 8 ? 2048 : kCholNoVendor;
 }
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
+// potrf_blocked on a few problems: each diagonal block's left product (L10 L10^H, or U01^H U01)
+// by its block column's gemm call, a second segment into nb x nb of workspace per problem,
+// which the diagonal kernel subtracts; else that kernel reads the k columns to its left itself,
+// one warp per problem (on one problem of 2048, one warp on the GPU at each of 64 steps).
+// NOT MEASURED: off (0 problems) unless BLAS_BATCHED_CHOL_DIAG_GEMM gives the largest count it
+// takes (`R=potrf LUPROFILE=r64:2048 LUBATCH=1 tools/gpu-check.sh luprofile` to compare).
+constexpr int64_t kCholDiagGemmMaxProblems = 0;
 constexpr int kCholBlockedMinSide = 33;
 constexpr int chol_block_width(DevPrec p, int n) {
   const int narrow_up_to = p == DevPrec::c64 ? 128 : p == DevPrec::c32 ? 96 : 48;

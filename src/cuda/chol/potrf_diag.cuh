@@ -37,12 +37,23 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_diag(const __gr
       const bool held = mine && (rows ? j <= c : j >= c && j < n);
       r[j] = held ? conj_if(upper, widen(line[j])) : from_real<CT>(R(0));
     }
-    for (int l0 = 0; l0 < at; l0 += C) {  // at is the warp's: the barriers below are safe
+    // The left product as potrf_blocked's gemm computed it (FactorRun::tau, nb x nb per
+    // problem), or none: the loop below reads the left part itself. The gemm works on V (A, or
+    // A^T for row-major), so for row-major its P is the conjugate of the loop's M = X X^H, that
+    // is M's transpose: the index follows the caller's triangle, not `rows`.
+    const S *product = G.tau.p && a ? operand_at<S>(G.tau, p) : nullptr;
+    const int left = G.tau.p ? 0 : at;
+    if (product && c < n) {
+#pragma unroll
+      for (int j = 0; j < K; ++j)
+        if (j < n) r[j] = msub(r[j], widen(product[G.lower ? c + j * G.tau.ld : j + c * G.tau.ld]), from_real<CT>(R(1)));
+    }
+    for (int l0 = 0; l0 < left; l0 += C) {  // left is the warp's: the barriers below are safe
 #pragma unroll
       for (int e = c; e < C * K; e += K) {
         const int i = rows ? e % K : e / C, l = rows ? e / K : e % C;
         CT v = from_real<CT>(R(0));
-        if (a && i < n && l0 + l < at) v = conj_if(upper, widen(a[factor_index(G, i, l0 + l - at)]));
+        if (a && i < n && l0 + l < left) v = conj_if(upper, widen(a[factor_index(G, i, l0 + l - at)]));
         left_part[warp][l][q * K + i] = v;
       }
       __syncwarp();

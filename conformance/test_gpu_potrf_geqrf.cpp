@@ -1134,27 +1134,35 @@ TYPED_TEST(GpuPotrf, NotPositiveDefinite) {
 
 // ---- 2b. past the crossovers to cuSOLVER (chol_tuning.hpp; moved here by hand when retuned):
 // under the native backend cuSOLVER potrfBatched takes the triangles it can (Lower in
-// column-major, Upper in row-major) from chol_vendor_min_order, and cuSOLVER's potrf one problem
+// column-major, Upper in row-major) by chol_vendor_takes, and cuSOLVER's potrf one problem
 // at a time a few problems in either triangle from chol_solver_min_order; the blocked algorithm
 // the others. LAPACK's codes from all, for problems that are not positive definite too. Half
 // precisions have no cuSOLVER routine and r128/c128 run staged on the host: neither crosses over.
 TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
-  // The rules' edges: per problem (one from 256, two from 512 on potrfBatched's triangle; up to
-  // two from 256, four from 512 on the other), potrfBatched (complex from 512, real up to 256
-  // problems from 256), and one order past them.
+  constexpr bool c32 = is_cplx<T> && sizeof(T) == 8, c64 = is_cplx<T> && sizeof(T) == 16;
+  // The rules' edges, one order or one problem on each side. Per problem: on potrfBatched's
+  // triangle one from 256, two from 512 (four from 2048 but in c32: not tried, too slow for a
+  // test); on the other one from 128, two from 2048. potrfBatched: real from 64 for up to 32
+  // problems, below 512 for up to 256; complex from 128, c64 for up to 16 problems, below 1024
+  // for up to 128, c32 for up to 128.
   struct Case {
     int n, count;
   };
-  std::vector<Case> cases = {{255, 1}, {256, 1}, {255, 3}, {256, 3}, {511, 2}, {512, 2}, {511, 4}, {512, 4}, {512, 5}};
-  if (!gpu::reduced()) cases.push_back({700, 3});
+  std::vector<Case> cases = {{255, 1}, {256, 1}, {127, 1}, {128, 1}, {511, 2}, {512, 2}, {63, 3}, {64, 3},
+                             {127, 3}, {128, 3}, {512, 33}, {128, 129}, {64, 257}};
+  // Not tried (the reference's and the residuals' cost: minutes): below 512 for 33 problems,
+  // c64's edge at 1024, the per-problem edges at 2048.
+  if (!gpu::reduced()) cases.push_back({512, 32});
   auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
-    const bool per_problem = batched_triangle ? (c.count <= 1 ? c.n >= 256 : c.count <= 2 && c.n >= 512)
-                                              : (c.count <= 2 ? c.n >= 256 : c.count <= 4 ? c.n >= 512 : c.count <= 8 && c.n >= 2048);
-    const int batched_from = is_cplx<T> ? 512 : c.count <= 256 ? 256 : c.count < 1024 ? 640 : INT_MAX;
-    return per_problem || (batched_triangle && c.n >= batched_from);
+    const bool per_problem = batched_triangle ? (c.count <= 1 ? c.n >= 256 : c.count <= 2 ? c.n >= 512 : c.count <= 4 && !c32 && c.n >= 2048)
+                                              : (c.count <= 1 ? c.n >= 128 : c.count <= 2 && c.n >= 2048);
+    const bool batched = c32   ? c.n >= 128 && c.count <= 128
+                         : c64 ? c.n >= 128 && (c.count <= 16 || (c.count <= 128 && c.n < 1024))
+                               : c.n >= 64 && (c.count <= 32 || (c.count <= 256 && c.n < 512));
+    return per_problem || (batched_triangle && batched);
 #else
     (void)c, (void)batched_triangle;
     return false;  // blocked throughout
@@ -1186,13 +1194,13 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
     }
     Run<T> bad(Routine::potrf, layout, "past the cuSOLVER crossover, not positive definite");
     for (BLAS_Uplo u : kUplos) bad.add(650, 650, 6, not_pd_maker<T>(layout), u);
-    // Per problem (groups of two): a negative minor at a random order and at the last one in
-    // Lower, a zero first minor and a NaN in Upper.
+    // Per problem (groups of one, the per-problem path on either triangle): a negative minor at
+    // a random order and at the last one in Lower, a zero first minor and a NaN in Upper.
     auto kinds_from = [layout](int k) {
       return [make = not_pd_maker<T>(layout), k](const auto &s, int pad, int i) { return make(s, pad, i + k); };
     };
-    bad.add(650, 650, 2, kinds_from(1), BLAS_Lower);
-    bad.add(650, 650, 2, kinds_from(4), BLAS_Upper);
+    for (int k : {1, 2}) bad.add(650, 650, 1, kinds_from(k), BLAS_Lower);
+    for (int k : {4, 5}) bad.add(650, 650, 1, kinds_from(k), BLAS_Upper);
     CallOpts o;
     o.info = layout == BLAS_ColMajor ? Mem::host : Mem::device;
     run_all_backends(bad, o);

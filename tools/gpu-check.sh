@@ -174,6 +174,35 @@ if has largeab; then
   cat "$out"/parts/large-*.csv > "$results/largeab-$gpu.csv"
   grep -E "^(getrf|potrf)|^--" "$out/largeab-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $12, $14}'
 fi
+if has cholgemm; then
+  # potrf's blocked algorithm with each diagonal block's left product by the gemm calls
+  # (BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=1: from every order) and without (past every order), against cuSOLVER potrfBatched called directly and cuSOLVER's per-problem potrf
+  # forced (up to 64 problems): CHOLPREC, CHOLCOUNTS (0: about 1 GB), CHOLSIZES, CHOLUPLO.
+  bench=$build/bench/blas_batched_bench
+  big=1073741824
+  mkdir -p "$out/parts"
+  for p in ${CHOLPREC:-r64 r32}; do
+    for b in ${CHOLCOUNTS:-1 4 16 64 256 0}; do
+      batch=(); [ "$b" != 0 ] && batch=(--batch "$b")
+      sizes=
+      for n in ${CHOLSIZES:-64 128 256 512 1024 2048}; do  # at most about 2 GB a call
+        [ "$b" != 0 ] && [ $(( b * n * n * 8 )) -gt 2200000000 ] && continue
+        sizes=${sizes:+$sizes,}$n
+      done
+      common=(--routine potrf --uplo ${CHOLUPLO:-lower} --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3)
+      echo "-- $p batch $b"
+      BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=$big \
+        "$bench" "${common[@]}" --backend native --tag warp --csv "$out/parts/cg-warp-$p-b$b-$gpu.csv"
+      BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=1 \
+        "$bench" "${common[@]}" --backend native --tag gemm --csv "$out/parts/cg-gemm-$p-b$b-$gpu.csv"
+      "$bench" "${common[@]}" --backend native,cublas-direct --csv "$out/parts/cg-built-$p-b$b-$gpu.csv"
+      [ "$b" != 0 ] && [ "$b" -le 64 ] && BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=1 \
+        "$bench" "${common[@]}" --backend native --tag solver --csv "$out/parts/cg-solver-$p-b$b-$gpu.csv"
+    done
+  done > "$out/cholgemm-$gpu.log" 2>&1
+  cat "$out"/parts/cg-*.csv > "$results/cholgemm-$gpu.csv"
+  grep -E "^potrf|^--" "$out/cholgemm-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $NF}'
+fi
 if has solverab; then
   # getrf above 512 (SOLVERPREC, SOLVERSIZES, SOLVERBATCH: counts of problems, 0 for about 1 GB):
   # the native backend as built, with cuSOLVER's per-problem getrf forced (BLAS_BATCHED_LU_SOLVER_MIN=1),

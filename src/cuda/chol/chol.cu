@@ -37,7 +37,7 @@ bool chol_blocked(DevPrec p, int n) {
 // BLAS_BATCHED_CHOL_VENDOR_MIN=<order> moves the crossover to cuSOLVER (tuning; read once).
 bool chol_native_vendor(DevPrec p, int n, int64_t problems) {
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_VENDOR_MIN");
-  return n >= (forced ? forced : chol_vendor_min_order(p, problems));
+  return forced ? n >= forced : chol_vendor_takes(p, n, problems);
 }
 
 // BLAS_BATCHED_CHOL_SOLVER_MIN=<order> forces cuSOLVER's per-problem potrf from that order at any
@@ -52,10 +52,10 @@ bool chol_native_solver(DevPrec p, int n, int64_t problems, bool batched_takes) 
 #endif
 }
 
-// BLAS_BATCHED_CHOL_DIAG_GEMM=<problems> sets kCholDiagGemmMaxProblems (tuning; read once).
-static int64_t diag_gemm_max_problems() {
-  static const int forced = tuning_env("BLAS_BATCHED_CHOL_DIAG_GEMM");
-  return forced ? forced : kCholDiagGemmMaxProblems;
+// BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=<order> moves kCholDiagGemmMinOrder (tuning; read once).
+static bool diag_products_by_gemm(int n) {
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_DIAG_GEMM_MIN");
+  return n >= (forced ? forced : kCholDiagGemmMinOrder);
 }
 
 // BLAS_BATCHED_CHOL_BLOCK=16 or 32 sets the blocks' width (tuning; read once per process).
@@ -78,7 +78,7 @@ int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // workspace; none to be had leaves them to the diagonal kernel (the same result).
   const auto stream = static_cast<cudaStream_t>(s.stream());
   void *products = nullptr;
-  if (n > nb && r.problems <= diag_gemm_max_problems()) {
+  if (n > nb && diag_products_by_gemm(n)) {
     s.started();
     const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
     if (!pool || cudaMallocFromPoolAsync(&products, std::size_t(r.problems) * nb * nb * elem, pool, stream) != cudaSuccess) {

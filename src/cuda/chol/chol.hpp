@@ -27,7 +27,7 @@ int chol_units_per_block(int config);
 // adapter-driven runs (which of its runs do: factor_blocked_run).
 bool chol_blocked(DevPrec p, int n);
 // Whether potrf of a group of `problems` problems of order n under the native backend goes to
-// cuSOLVER's potrfBatched (where factor_vendor_ok takes the shape): chol_vendor_min_order in
+// cuSOLVER's potrfBatched (where factor_vendor_ok takes the shape): chol_vendor_takes in
 // chol_tuning.hpp, or BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision and count.
 bool chol_native_vendor(DevPrec p, int n, int64_t problems);
 // Whether the native backend's potrf of a group of `problems` problems of order n goes to
@@ -36,8 +36,9 @@ bool chol_native_vendor(DevPrec p, int n, int64_t problems);
 // false without cuSOLVER).
 bool chol_native_solver(DevPrec p, int n, int64_t problems, bool batched_takes);
 // potrf of one run by blocks of columns on the session's stream: the diagonal block's kernel,
-// the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload, no
-// workspace). No sync.
+// the gemm core and the trsm core, on sub-blocks of the run's own operands (no upload; from
+// kCholDiagGemmMinOrder an nb x nb block of workspace per problem, done without where the
+// pool has none). No sync.
 int potrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 
 // One launch of `config` over `count` runs, as lu_launch.

@@ -60,61 +60,73 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // 1.19 / 2.51, 64 1.60 / 2.33, 128 1.19 / 1.40, 256 1.17 / 0.99; c32 at 48 1.67 / 2.12, 64
 // 1.65 / 1.91, 96 1.31 / 1.41, 128 1.20 / 1.16, 256 0.95 / 0.82.
 // potrf under the native backend hands the groups cuSOLVER potrfBatched takes (the column-major
-// lower triangle, the row-major upper one: factor_vendor_ok) to it from these orders, as the
-// vendor backend does (cuda/vendor, SPEC.md section 7): past a few hundred the blocked
-// algorithm's chain of small gemm and trsm steps falls behind. Measured on the H100
-// (`tools/gpu-check.sh largeab`, one call of about 1 GB, Lower), the blocked algorithm's time
-// over cuSOLVER called directly at 384 / 512 / 640 / 768 / 1024:
-//   r64 0.79 0.95 1.14 1.37 1.72      c64 1.01 1.25 1.46 1.73 2.31
-//   r32 0.78 0.98 1.12 1.44 1.62      c32 1.04 1.20 1.37 1.61 2.01
+// lower triangle, the row-major upper one: factor_vendor_ok) to it where it was measured faster
+// than the blocked algorithm, as the vendor backend does (cuda/vendor, SPEC.md section 7).
+// With the diagonal blocks' products by gemm (kCholDiagGemmMinOrder) the blocked algorithm
+// wins wherever the call fills the GPU; potrfBatched keeps the few-problem calls, which the
+// blocked algorithm's chain of small steps leaves latency-bound. Measured on the H200
+// (2026-11-27, `tools/gpu-check.sh cholgemm`, Lower; bench/results/cholgemm-*-s15.csv), ms,
+// blocked / potrfBatched called directly:
+//   r64  4 problems:  64 0.079/0.051, 256 0.31/0.24, 1024 2.06/1.50, 2048 6.7/4.9
+//       16 problems: 128 0.15/0.13, 512 0.80/0.67, 2048 9.4/8.3;  29 of 2048: 11.2/11.7
+//       64 problems:  64 0.092/0.054, 256 0.36/0.30, 512 0.78/0.89, 1024 2.6/3.8
+//      256 problems: 128 0.17/0.16, 256 0.47/0.49, 512 1.54/2.12, 1024 6.3/12.1
+//      about 1 GB:   64 1.27/3.09 (30048 problems), 256 1.67/2.94, 512 2.26/3.83, 1024 3.70/6.10
+//   r32 alike (64 of 512: 0.78/0.75; 59 of 2048: 13.5/13.5).
+//   c64 16 problems: 128 0.31/0.15, 1024 5.4/3.2, 2048 19.8/16.0; 64: 512 1.67/1.54, 1024
+//       5.8/8.1; about 1 GB: 128 1.78/2.95, 256 2.28/3.37, 512 3.37/4.65 (237 problems)
+//   c32 64 problems: 512 1.40/0.97, 1024 5.4/4.3, 2048 25.4/25.0; 119 of 1024: 7.6/7.0;
+//       about 1 GB: 475 of 512 4.13/4.30, 256 2.71/3.21
 // Through the library, cuSOLVER's path costs 1.06-1.10x the direct call (its pointer lists, and
-// LAPACK's codes read off the factor's diagonal), which the crossovers include.
-// The count of problems moves it (H200, 2026-11-27, `largeab` with LARGEBATCH, the blocked
-// algorithm's time over potrfBatched's called directly, Lower, orders 128 / 256 / 384 / 512 /
-// 640 / 768; bench/results/NOTES-factor.md):
-//   4..256 problems: r64 0.83-1.47 / 1.36-2.0 / 1.44-2.52 / 1.40-2.83 / 1.31-3.16 / 1.24-3.43,
-//                    r32 1.32-1.80 / 1.53-2.08 / 1.68-2.45 / 1.79-2.90 / 1.79-3.28 / 1.76-3.67
-//   1024 problems:   r64 0.82 / 0.80 / 0.71 / 0.65 / 0.60 / 0.56, r32 0.94 / 1.08 / 1.06 / 0.98 / 0.92 / 0.87
-// Few problems leave the blocked algorithm's chain of small steps latency-bound; many fill the
-// GPU, where potrfBatched falls behind. Between 256 and 1024 problems not measured: the
-// H100's 640 (about 1 GB: 100 to 300 problems) stays. Complex: the H100's, whatever the count.
+// LAPACK's codes read off the factor's diagonal). Orders below min_order not measured (blocked).
+struct CholVendorRule {
+  int min_order;              // from this order
+  int64_t any_order_up_to;    // problems: potrfBatched at every order
+  int64_t some_up_to;         // problems: potrfBatched below below_order
+  int below_order;
+};
 constexpr int kCholNoVendor = 1 << 30;
-constexpr int64_t kCholVendorFewProblems = 256, kCholVendorManyProblems = 1024;
-constexpr int chol_vendor_min_order(DevPrec p, int64_t problems) {
+constexpr CholVendorRule chol_vendor_rule(DevPrec p) {
   switch (p) {
     case DevPrec::r64:
-    case DevPrec::r32:
-      return problems <= kCholVendorFewProblems ? 256 : problems < kCholVendorManyProblems ? 640 : kCholNoVendor;
-    case DevPrec::c64: return 512;
-    case DevPrec::c32: return 512;
-    default: return kCholNoVendor;  // r16, c16: no cuSOLVER routine
+    case DevPrec::r32: return {64, 32, 256, 512};
+    case DevPrec::c64: return {128, 16, 128, 1024};
+    case DevPrec::c32: return {128, 128, 0, 0};
+    default: return {kCholNoVendor, 0, 0, 0};  // r16, c16: no cuSOLVER routine
   }
 }
+constexpr bool chol_vendor_takes(DevPrec p, int n, int64_t problems) {
+  const CholVendorRule r = chol_vendor_rule(p);
+  return n >= r.min_order && (problems <= r.any_order_up_to || (problems <= r.some_up_to && n < r.below_order));
+}
 // potrf of few problems under the native backend, from these orders: cuSOLVER's potrf one
-// problem at a time (cuda/vendor), where the blocked algorithm is latency-bound. The triangle
-// potrfBatched takes (`batched_takes`: column-major Lower, row-major Upper) has potrfBatched
-// beside it, which wins from two problems at 256; the other triangle only the blocked
-// algorithm. Measured on the H200 (`solverab`, SOLVERROUTINE=potrf; time over the per-problem
-// path's at 256 / 512 / 768 / 1024 / 2048):
-//   Lower, 1 problem:  blocked 2.4 / 4.4 / 2.1 / 2.3 / 3.2 (r64; from 640 potrfBatched),
-//                      potrfBatched 1.17 / 1.53 / 1.77 / 2.00 / 2.91; 2 problems: 0.85 / 1.01 /
-//                      1.16 / 1.29 / 1.82 (r64; r32 alike)
-//   Upper (blocked):   1 problem 1.9 / 3.4 / 3.9 / 5.2 / 9.3 (r64; r32 alike); 4: 0.64 / 1.06 /
-//                      1.26 / 1.74 / 3.35; 8: 0.38 / 0.64 / 0.69 / 0.93 / 2.01; 16: 0.20 / 0.32 /
-//                      0.36 / 0.56 / 1.03 (r32: 0.92 at 2048)
+// problem at a time (cuda/vendor). The triangle potrfBatched takes (`batched_takes`: column-major
+// Lower, row-major Upper) has potrfBatched beside it; the other triangle only the blocked
+// algorithm. Measured on the H200 (2026-11-27, `cholgemm`, ms, per problem / the better of
+// potrfBatched and the blocked algorithm with its products by gemm):
+//   Lower, 1 problem: 128 0.107/0.110, 256 0.18/0.24, 2048 1.30/3.78 (r32 alike); 2 problems:
+//          per problem over potrfBatched 1.01-1.82 from 512 (`solverab`, 2026-11-27, s14);
+//          4 problems: 1024 1.96/1.50, 2048 4.28/4.90 (r32 3.27/4.33, c64 5.38/7.90, c32
+//          6.58/5.25)
+//   Upper (r64), 1 problem: 128 0.141/0.157, 2048 2.43/6.09; 2 problems: 1024 2.06/2.04, 2048
+//          4.63/6.21; 4 problems: 2048 9.0/6.9
+// Complex on the other triangle: not measured, the real rule.
 constexpr int chol_solver_min_order(DevPrec p, int64_t problems, bool batched_takes) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return kCholNoVendor;
-  if (batched_takes) return problems <= 1 ? 256 : problems <= 2 ? 512 : kCholNoVendor;
-  return problems <= 2 ? 256 : problems <= 4 ? 512 : problems <= 8 ? 2048 : kCholNoVendor;
+  if (batched_takes)
+    return problems <= 1 ? 256 : problems <= 2 ? 512 : problems <= 4 && p != DevPrec::c32 ? 2048 : kCholNoVendor;
+  return problems <= 1 ? 128 : problems <= 2 ? 2048 : kCholNoVendor;
 }
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
-// potrf_blocked on a few problems: each diagonal block's left product (L10 L10^H, or U01^H U01)
+// potrf_blocked from this order: each diagonal block's left product (L10 L10^H, or U01^H U01)
 // by its block column's gemm call, a second segment into nb x nb of workspace per problem,
-// which the diagonal kernel subtracts; else that kernel reads the k columns to its left itself,
-// one warp per problem (on one problem of 2048, one warp on the GPU at each of 64 steps).
-// NOT MEASURED: off (0 problems) unless BLAS_BATCHED_CHOL_DIAG_GEMM gives the largest count it
-// takes (`R=potrf LUPROFILE=r64:2048 LUBATCH=1 tools/gpu-check.sh luprofile` to compare).
-constexpr int64_t kCholDiagGemmMaxProblems = 0;
+// which the diagonal kernel subtracts; below it (or without room for that workspace) the
+// diagonal kernel reads the k columns to its left itself, one warp per problem (on one problem
+// of 2048, one warp on the GPU at each of 64 steps). Measured on the H200 (`cholgemm`, r64,
+// Lower, ms, by gemm / by the kernel): 1 problem of 2048 6.1/22.0, of 256 0.32/0.49; 64 of 1024
+// 2.6/8.9; about 1 GB: 64 1.27/1.23, 128 1.37/1.49, 256 1.67/2.24, 1024 3.70/10.6; r32,
+// c64, c32 alike (c64 about 1 GB of 128: 1.78/1.96).
+constexpr int kCholDiagGemmMinOrder = 128;
 constexpr int kCholBlockedMinSide = 33;
 constexpr int chol_block_width(DevPrec p, int n) {
   const int narrow_up_to = p == DevPrec::c64 ? 128 : p == DevPrec::c32 ? 96 : 48;

@@ -45,8 +45,8 @@ int Session::sync() { return status_; }
 int Session::activate() { return status_; }
 void Session::started() {}
 void *Session::stream() const { return nullptr; }
-void *Session::cublas() { return nullptr; }
-void *Session::cusolver() { return nullptr; }
+void *Session::cublas(bool) { return nullptr; }
+void *Session::cusolver(bool) { return nullptr; }
 int Session::sm_count() const { return 0; }
 int Session::check(int) { return status_; }
 int Session::check_at(int, int) { return status_; }

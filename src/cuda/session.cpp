@@ -361,11 +361,14 @@ int Session::sync() {
   return CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream())));
 }
 
-void *Session::cublas() {
+void *Session::cublas(bool optional) {
   if (status_) return nullptr;
   if (!ctx_->blas) {
-    if (cublasCreate(&ctx_->blas) != CUBLAS_STATUS_SUCCESS) {
-      fail(BLAS_BATCHED_ERR_DEVICE);
+    const cublasStatus_t st = cublasCreate(&ctx_->blas);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+      ctx_->blas = nullptr;
+      cudaGetLastError();  // what cuBLAS provoked is its status's, not the next launch's
+      if (!optional) fail(st == CUBLAS_STATUS_ALLOC_FAILED ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
       return nullptr;
     }
   }
@@ -376,13 +379,17 @@ void *Session::cublas() {
   return ctx_->blas;
 }
 
-void *Session::cusolver() {
+void *Session::cusolver(bool optional) {
 #ifdef BB_HAVE_CUSOLVER
   if (status_) return nullptr;
-  if (!ctx_->solver && cusolverDnCreate(&ctx_->solver) != CUSOLVER_STATUS_SUCCESS) {
-    ctx_->solver = nullptr;
-    fail(BLAS_BATCHED_ERR_DEVICE);
-    return nullptr;
+  if (!ctx_->solver) {
+    const cusolverStatus_t st = cusolverDnCreate(&ctx_->solver);
+    if (st != CUSOLVER_STATUS_SUCCESS) {
+      ctx_->solver = nullptr;
+      cudaGetLastError();
+      if (!optional) fail(st == CUSOLVER_STATUS_ALLOC_FAILED ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
+      return nullptr;
+    }
   }
   if (cusolverDnSetStream(ctx_->solver, static_cast<cudaStream_t>(stream())) != CUSOLVER_STATUS_SUCCESS) {
     fail(BLAS_BATCHED_ERR_DEVICE);

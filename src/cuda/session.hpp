@@ -79,8 +79,12 @@ class Session {
   int activate();
   void started();        // before the first operation enqueued: starts the device timer
   void *stream() const;  // cudaStream_t: the thread's own, or the one the caller set
-  void *cublas();        // cublasHandle_t bound to stream(); nullptr on failure
-  void *cusolver();      // cusolverDnHandle_t bound to stream(); nullptr on failure or without cuSOLVER
+  // cublasHandle_t / cusolverDnHandle_t bound to stream(), made at first use; nullptr on
+  // failure (or without cuSOLVER), with the session failed (DEVICE_ALLOC where the library
+  // could not allocate its memory) unless `optional`: where the vendor library is only a
+  // tuning choice, the caller then runs the library's own kernels.
+  void *cublas(bool optional = false);
+  void *cusolver(bool optional = false);
   int sm_count() const;
   // Blocks of `threads` for a grid-stride loop over `items` (> 0): enough to cover them, at
   // most 8 per SM.

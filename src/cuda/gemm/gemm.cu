@@ -156,7 +156,10 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
   for (int i = 0; i < count; ++i) {
     const GemmSeg &r = runs[i];
     const bool vendor = gemm_config(p, r.m, r.n, r.k, r.problems, vendor_backend) == kConfigVendor;
-    config[i] = vendor && gemm_vendor_ok(p, r) ? kConfigVendor : gemm_kernel_config(p, r, aligned[i]);
+    // cuBLAS as the tuning table's choice gives way to the library's kernels where its handle
+    // cannot be made (memory short); as the caller's backend, its failure is the call's.
+    const bool take = vendor && gemm_vendor_ok(p, r) && (vendor_backend || s.cublas(true));
+    config[i] = take ? kConfigVendor : gemm_kernel_config(p, r, aligned[i]);
   }
   for (int i = 0; i < count; ++i) {
     if (config[i] != kConfigVendor) continue;

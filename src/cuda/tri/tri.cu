@@ -117,9 +117,10 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   blocks.A.step = int64_t(nb) * (int64_t(r.A.ld) + 1);  // A(i nb, i nb): op(A)'s diagonal blocks
   blocks.B = DevOperand{d.t, int64_t(nb) * nb, nb, false};
   // Every gemm of this path (the blocks' batched recursion, the block leaves, the couplings)
-  // goes to cuBLAS, measured faster here (tri_tuning.hpp).
-  recurse(s, p, blocks, kTriInverseVendorGemm || vendor_backend);
-  recurse(s, p, r, kTriInverseVendorGemm || vendor_backend, &d, 0);
+  // goes to cuBLAS, measured faster here (tri_tuning.hpp), where its handle can be made.
+  const bool vendor_gemm = vendor_backend || (kTriInverseVendorGemm && s.cublas(true));
+  recurse(s, p, blocks, vendor_gemm);
+  recurse(s, p, r, vendor_gemm, &d, 0);
   s.check(cudaFreeAsync(work, stream));  // stream-ordered: after the work above
   return s.status();
 }

@@ -519,6 +519,15 @@ class SolverScratch {
 // problem's input, n^2 elements) is not to be had, the blocked algorithm, which needs neither,
 // (getrf_blocked, potrf_blocked) runs the whole run: a call that fits without them does not
 // fail for them.
+// The blocked algorithm in place of cuSOLVER's per-problem path, a tuning choice, where what
+// that path needs (its handle, its scratch, room for its copies) is not to be had.
+template <class S>
+int blocked_instead(Session &s, const FactorRun &r, int (*blocked)(Session &, DevPrec, const FactorRun &, bool),
+                    const char *why) {
+  if (std::getenv("BLAS_BATCHED_DEBUG")) std::fprintf(stderr, "blas_batched: %s: blocked\n", why);
+  return blocked(s, dev_prec_of<S>(), r, false);
+}
+
 template <class S, class PerPart>
 int solver_parts(Session &s, const FactorRun &r, std::size_t scratch_bytes, const VendorWork &need,
                  int (*blocked)(Session &, DevPrec, const FactorRun &, bool), PerPart &&part) {
@@ -526,8 +535,7 @@ int solver_parts(Session &s, const FactorRun &r, std::size_t scratch_bytes, cons
   Workspace ws(s);
   if (!scratch.ok() || !ws.take(need, r.problems, true)) {
     scratch.release();  // all the room there is for the blocked algorithm's (tri.cu's optional workspace)
-    if (std::getenv("BLAS_BATCHED_DEBUG")) std::fprintf(stderr, "blas_batched: no room for cuSOLVER's path: blocked\n");
-    return blocked(s, dev_prec_of<S>(), r, false);
+    return blocked_instead<S>(s, r, blocked, "no room for cuSOLVER's path");
   }
   for (int64_t from = 0; from < r.problems && !s.status(); from += ws.batch())
     part(Part<S>(part_of(r, from, std::min(ws.batch(), r.problems - from), int(sizeof(S))), ws), scratch.as<S>());
@@ -542,8 +550,8 @@ int getrf_solver_typed(Session &s, const FactorRun &r) {
   } else {
     const int n = r.n;
     s.started();
-    auto h = static_cast<cusolverDnHandle_t>(s.cusolver());
-    if (!h) return s.status();
+    auto h = static_cast<cusolverDnHandle_t>(s.cusolver(true));
+    if (!h) return s.status() ? s.status() : blocked_instead<S>(s, r, getrf_blocked, "no cuSOLVER handle");
     int work_elements = 0;
     S *const a0 = reinterpret_cast<S *>(host_address(r.A, r.host_a, 0, int(sizeof(S))));
     const cusolverStatus_t st = vendor_calls::getrf_work(h, n, a0, r.A.ld, &work_elements);
@@ -565,8 +573,8 @@ int potrf_solver_typed(Session &s, const FactorRun &r) {
   } else {
     const int n = r.n;
     s.started();
-    auto h = static_cast<cusolverDnHandle_t>(s.cusolver());
-    if (!h) return s.status();
+    auto h = static_cast<cusolverDnHandle_t>(s.cusolver(true));
+    if (!h) return s.status() ? s.status() : blocked_instead<S>(s, r, potrf_blocked, "no cuSOLVER handle");
     // The stored triangle as column-major: Lower, or (the other triangle, or row-major's) Upper.
     const cublasFillMode_t uplo = r.lower != r.row_major ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     int work_elements = 0;

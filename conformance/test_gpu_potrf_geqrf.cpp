@@ -1142,18 +1142,22 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   using T = typename TypeParam::type;
   if (is_quad<T> || is_half<T>) GTEST_SKIP() << "no cuSOLVER crossover in this precision";
   constexpr bool c32 = is_cplx<T> && sizeof(T) == 8, c64 = is_cplx<T> && sizeof(T) == 16;
-  // The rules' edges, one order or one problem on each side. Per problem: on potrfBatched's
-  // triangle one from 256, two from 512 (four from 2048 but in c32: not tried, too slow for a
-  // test); on the other one from 128, two from 2048. potrfBatched: real from 64 for up to 32
-  // problems, below 512 for up to 256; complex from 128, c64 for up to 16 problems, below 1024
-  // for up to 128, c32 for up to 128.
+  // The rules: per problem, on potrfBatched's triangle one from 256, two from 512, four from
+  // 2048 but in c32; on the other one from 128, two from 2048. potrfBatched: real from 64 for
+  // up to 32 problems, below 512 for up to 256; complex from 128, c64 for up to 16 problems,
+  // below 1024 for up to 128, c32 for up to 128. The record names both cuSOLVER paths alike,
+  // so on potrfBatched's triangle only its own edges show. Edges tried, one order or problem
+  // on each side: the other triangle's one problem from 128; potrfBatched's lowest order (real
+  // 64, complex 128); 256 problems (real) and 128 (complex); real 32 problems at 512 (33 only
+  // when reduced). Not tried (the reference's and the residuals' cost: minutes): the order
+  // edges at 512 and 1024 for more problems, c64's 16 problems, the edges at 2048. The paths
+  // of the per-problem rules run: {256, 1} and {512, 2} (per problem, blocked on the other
+  // triangle).
   struct Case {
     int n, count;
   };
-  std::vector<Case> cases = {{255, 1}, {256, 1}, {127, 1}, {128, 1}, {511, 2}, {512, 2}, {63, 3}, {64, 3},
-                             {127, 3}, {128, 3}, {512, 33}, {128, 129}, {64, 257}};
-  // Not tried (the reference's and the residuals' cost: minutes): below 512 for 33 problems,
-  // c64's edge at 1024, the per-problem edges at 2048.
+  std::vector<Case> cases = {{256, 1},   {127, 1},   {128, 1},   {512, 2},   {63, 3},    {64, 3},   {127, 3},
+                             {128, 3},   {512, 33},  {128, 128}, {128, 129}, {128, 256}, {128, 257}};
   if (!gpu::reduced()) cases.push_back({512, 32});
   auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
@@ -1289,8 +1293,10 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     const int g0 = run.add(3, 3, batch<T>(500, 20), make, BLAS_Lower);
     run.add(8, 8, batch<T>(60, 6), make, BLAS_Upper);
     const int g2 = run.add(32, 32, 5, make, BLAS_Lower);
-    // Blocked orders (potrf_blocked: this call has at most 8 groups): a problem that fails (every
-    // 4th) and a NULL one, whose code the blocks computing in the driver's scratch must keep.
+    // Blocked orders (potrf_blocked: this call has at most 8 groups; on potrfBatched's triangle
+    // from 64 the crossovers send them to cuSOLVER, but under ctest's
+    // GpuPotrf.BlockedAlgorithmOnly): a problem that fails (every 4th) and a NULL one, whose
+    // code the blocks computing in the driver's scratch must keep.
     const int g3 = run.add(47, 47, 5, make, BLAS_Upper);
     run.add(0, 0, 2, make, BLAS_Lower);
     if (!is_quad<T>) run.add(130, 130, 4, make, BLAS_Lower);
@@ -1406,7 +1412,8 @@ TYPED_TEST(GpuPotrf, StridedEntryPoint) {
   potrf_strided_case<T>(BLAS_ColMajor, BLAS_Lower, 4, batch<T>(3000, 40), 0);
   potrf_strided_case<T>(BLAS_RowMajor, BLAS_Upper, 7, batch<T>(500, 10), 5);
   potrf_strided_case<T>(BLAS_ColMajor, BLAS_Upper, 32, batch<T>(100, 4), 1);
-  // Blocked orders (one group: potrf_blocked), with failing problems: codes into the device info.
+  // Blocked orders (one group: potrf_blocked; 250 column-major Lower goes to cuSOLVER but under
+  // ctest's GpuPotrf.BlockedAlgorithmOnly), with failing problems: codes into the device info.
   potrf_strided_case<T>(BLAS_RowMajor, BLAS_Lower, 40, batch<T>(6, 2), 0, 2);
   if (!is_quad<T> && !gpu::reduced()) potrf_strided_case<T>(BLAS_ColMajor, BLAS_Lower, 250, 3, 7, 3);
   potrf_bad_strides<T>(BLAS_ColMajor);

@@ -26,7 +26,8 @@ struct FactorRun {
   bool lower = false;      // potrf: the uplo triangle
   DevOperand A;            // ld: A's leading dimension in its layout
   DevOperand ipiv;         // getrf, getri: ints; ld unused
-  DevOperand tau;          // geqrf: min(m, n) scalars of A's type; ld unused
+  DevOperand tau;          // geqrf: min(m, n) scalars of A's type, ld unused; potrf's diagonal
+                           // blocks: the left products by gemm (nb x nb, ld nb) or none
   // The info channel's codes of the run's problems (zeroed before; a kernel writes only
   // non-zero codes), and the caller's info in device memory, where every problem gets its code
   // including 0 (null when info is not there).

@@ -2,9 +2,10 @@
 // the n x n diagonal block (n <= K) at row and column panel_at of each problem's matrix (A
 // moved there), the panel_at columns of L to its left final. The block's K lanes take
 // L(block, left) L(block, left)^H off their row or column of the block, then factor it with
-// potrf_register's steps. The left part passes through shared memory kCholLeftChunk columns at
-// a time, read in the order that coalesces in the caller's layout, and never leaves the
-// `uplo` triangle: L(i, l) with l < panel_at <= i.
+// potrf_register's steps. That product comes from potrf_blocked's gemm call (FactorRun::tau,
+// from kCholDiagGemmMinOrder) or, without it, from the left part itself, passed through shared
+// memory kCholLeftChunk columns at a time, read in the order that coalesces in the caller's
+// layout, never leaving the `uplo` triangle: L(i, l) with l < panel_at <= i.
 #pragma once
 #include "potrf_register.cuh"
 

@@ -514,11 +514,6 @@ class SolverScratch {
   void *p_ = nullptr;
 };
 
-// The run's parts (each the Workspace's batch of problems) through part(Part<S>, scratch) with
-// cuSOLVER's scratch of scratch_bytes. Where the scratch or the workspace (getrf keeps each
-// problem's input, n^2 elements) is not to be had, the blocked algorithm, which needs neither,
-// (getrf_blocked, potrf_blocked) runs the whole run: a call that fits without them does not
-// fail for them.
 // The blocked algorithm in place of cuSOLVER's per-problem path, a tuning choice, where what
 // that path needs (its handle, its scratch, room for its copies) is not to be had.
 template <class S>
@@ -528,6 +523,11 @@ int blocked_instead(Session &s, const FactorRun &r, int (*blocked)(Session &, De
   return blocked(s, dev_prec_of<S>(), r, false);
 }
 
+// The run's parts (each the Workspace's batch of problems) through part(Part<S>, scratch) with
+// cuSOLVER's scratch of scratch_bytes. Where the scratch or the workspace (getrf keeps each
+// problem's input, n^2 elements) is not to be had, the blocked algorithm, which needs neither,
+// (getrf_blocked, potrf_blocked) runs the whole run: a call that fits without them does not
+// fail for them.
 template <class S, class PerPart>
 int solver_parts(Session &s, const FactorRun &r, std::size_t scratch_bytes, const VendorWork &need,
                  int (*blocked)(Session &, DevPrec, const FactorRun &, bool), PerPart &&part) {

@@ -11,6 +11,7 @@
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
 # vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
 # getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
+# corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
 # problem against the blocked algorithm). From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
@@ -202,6 +203,37 @@ if has cholgemm; then
   done > "$out/cholgemm-$gpu.log" 2>&1
   cat "$out"/parts/cg-*.csv > "$results/cholgemm-$gpu.csv"
   grep -E "^potrf|^--" "$out/cholgemm-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $NF}'
+fi
+if has corevendor; then
+  # The gemm core's rule for cuBLAS (kCoreVendorMinWork, gemm_tuning.hpp) at each CVWORK
+  # threshold (m n k x problems; 268435456 as built) on its callers: potrf's blocked algorithm
+  # alone, getrf without cuSOLVER's per-problem path, trsm; CVROUTINES, CVPREC, CVCOUNTS,
+  # CVSIZES; the vendor called directly beside them.
+  bench=$build/bench/blas_batched_bench
+  big=1073741824
+  mkdir -p "$out/parts"
+  for p in ${CVPREC:-r64 c64}; do
+    for b in ${CVCOUNTS:-4 16 29 64}; do
+      sizes=
+      for n in ${CVSIZES:-512 1024 2048}; do
+        [ $(( b * n * n * 16 )) -gt 2200000000 ] && continue
+        sizes=${sizes:+$sizes,}$n
+      done
+      [ -n "$sizes" ] || continue
+      common=(--routine ${CVROUTINES:-potrf,getrf,trsm} --prec $p --sizes $sizes --batch $b --device gpu --reps 3)
+      echo "-- $p batch $b"
+      for w in ${CVWORK:-268435456 1048576 1}; do
+        echo "-- work $w"
+        BLAS_BATCHED_CORE_VENDOR_MIN_WORK=$w BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big \
+          BLAS_BATCHED_LU_SOLVER_MIN=$big "$bench" "${common[@]}" --backend native --tag w$w \
+          --csv "$out/parts/cv-w$w-$p-b$b-$gpu.csv"
+      done
+      echo "-- vendor"
+      "$bench" "${common[@]}" --backend cublas-direct --csv "$out/parts/cv-vendor-$p-b$b-$gpu.csv"
+    done
+  done > "$out/corevendor-$gpu.log" 2>&1
+  cat "$out"/parts/cv-*.csv > "$results/corevendor-$gpu.csv"
+  grep -E "^(potrf|getrf|trsm) |^--" "$out/corevendor-$gpu.log" | awk '{print $1, $2, $3, $4, $5, $7, $NF}'
 fi
 if has solverab; then
   # getrf above 512 (SOLVERPREC, SOLVERSIZES, SOLVERBATCH: counts of problems, 0 for about 1 GB):

@@ -35,6 +35,10 @@ constexpr double kVendorMinWork = double(1 << 28);
 inline bool vendor_pays(int m, int n, int k, int64_t problems) {
   return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= kVendorMinWork;
 }
+// The core's runs (gemm() in gemm.hpp: blocked factorizations' updates, trsm/trmm's recursion)
+// are few sub-blocks of large problems, one cuBLAS call each: cuBLAS from this much work.
+// Not measured yet: the same as the calls' rule.
+constexpr double kCoreVendorMinWork = kVendorMinWork;
 
 struct TuningEntry {
   DevPrec prec;

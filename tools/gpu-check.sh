@@ -178,7 +178,8 @@ fi
 if has cholgemm; then
   # potrf's blocked algorithm with each diagonal block's left product by the gemm calls
   # (BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=1: from every order) and without (past every order), against cuSOLVER potrfBatched called directly and cuSOLVER's per-problem potrf
-  # forced (up to 64 problems): CHOLPREC, CHOLCOUNTS (0: about 1 GB), CHOLSIZES, CHOLUPLO.
+  # forced (up to 64 problems): CHOLPREC, CHOLCOUNTS (0: about 1 GB), CHOLSIZES, CHOLUPLO;
+  # CHOLWARP=0 leaves out the rows with the diagonal kernel's own products.
   bench=$build/bench/blas_batched_bench
   big=1073741824
   mkdir -p "$out/parts"
@@ -192,7 +193,7 @@ if has cholgemm; then
       done
       common=(--routine potrf --uplo ${CHOLUPLO:-lower} --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3)
       echo "-- $p batch $b"
-      BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=$big \
+      [ "${CHOLWARP:-1}" = 1 ] && BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=$big \
         "$bench" "${common[@]}" --backend native --tag warp --csv "$out/parts/cg-warp-$p-b$b-$gpu.csv"
       BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=1 \
         "$bench" "${common[@]}" --backend native --tag gemm --csv "$out/parts/cg-gemm-$p-b$b-$gpu.csv"
@@ -208,7 +209,7 @@ if has corevendor; then
   # The gemm core's rule for cuBLAS (kCoreVendorMinWork, gemm_tuning.hpp) at each CVWORK
   # threshold (m n k x problems; 268435456 as built) on its callers: potrf's blocked algorithm
   # alone, getrf without cuSOLVER's per-problem path, trsm; CVROUTINES, CVPREC, CVCOUNTS,
-  # CVSIZES; the vendor called directly beside them.
+  # CVSIZES, CVREPS; the vendor called directly beside them.
   bench=$build/bench/blas_batched_bench
   big=1073741824
   mkdir -p "$out/parts"
@@ -220,7 +221,7 @@ if has corevendor; then
         sizes=${sizes:+$sizes,}$n
       done
       [ -n "$sizes" ] || continue
-      common=(--routine ${CVROUTINES:-potrf,getrf,trsm} --prec $p --sizes $sizes --batch $b --device gpu --reps 3)
+      common=(--routine ${CVROUTINES:-potrf,getrf,trsm} --prec $p --sizes $sizes --batch $b --device gpu --reps ${CVREPS:-3})
       echo "-- $p batch $b"
       for w in ${CVWORK:-268435456 1048576 1}; do
         echo "-- work $w"

@@ -36,9 +36,14 @@ inline bool vendor_pays(int m, int n, int k, int64_t problems) {
   return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= kVendorMinWork;
 }
 // The core's runs (gemm() in gemm.hpp: blocked factorizations' updates, trsm/trmm's recursion)
-// are few sub-blocks of large problems, one cuBLAS call each: cuBLAS from this much work.
-// Not measured yet: the same as the calls' rule.
-constexpr double kCoreVendorMinWork = kVendorMinWork;
+// are few sub-blocks of large problems, one cuBLAS call each, where the library's tiles leave
+// long K loops to a few blocks: cuBLAS from this much work (m n k x problems) at any count.
+// Measured on the H100 (2026-11-27, `tools/gpu-check.sh corevendor`, ms, from 2^28 as the
+// calls' rule / 2^16 / 1): potrf blocked r64 4 of 1024 2.09/1.35/1.37, 4 of 2048 6.88/3.28/3.30,
+// 16 of 2048 10.0/5.81/5.75, 1 of 2048 6.13/4.57/4.59; c64 1 of 2048 10.6/5.01/4.95, 16 of
+// 2048 20.3/12.8/12.9; trsm r64 16 of 1024 1.22/1.01/1.01, c64 16 of 512 0.93/0.75/0.77, the
+// rest within noise; getrf (no per-problem cuSOLVER) r64 16 of 1024 18.2/15.9 (from 2^20).
+constexpr double kCoreVendorMinWork = double(1 << 16);
 
 struct TuningEntry {
   DevPrec prec;

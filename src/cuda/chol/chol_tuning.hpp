@@ -61,61 +61,74 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // 1.65 / 1.91, 96 1.31 / 1.41, 128 1.20 / 1.16, 256 0.95 / 0.82.
 // potrf under the native backend hands the groups cuSOLVER potrfBatched takes (the column-major
 // lower triangle, the row-major upper one: factor_vendor_ok) to it where it was measured faster
-// than the blocked algorithm, as the vendor backend does (cuda/vendor, SPEC.md section 7).
-// With the diagonal blocks' products by gemm (kCholDiagGemmMinOrder) the blocked algorithm
-// wins wherever the call fills the GPU; potrfBatched keeps the few-problem calls, which the
-// blocked algorithm's chain of small steps leaves latency-bound. Measured on the H200
-// (2026-11-27, `tools/gpu-check.sh cholgemm`, Lower; bench/results/cholgemm-*-s15.csv), ms,
-// blocked / potrfBatched called directly:
-//   r64  4 problems:  64 0.079/0.051, 256 0.31/0.24, 1024 2.06/1.50, 2048 6.7/4.9
-//       16 problems: 128 0.15/0.13, 512 0.80/0.67, 2048 9.4/8.3;  29 of 2048: 11.2/11.7
-//       64 problems:  64 0.092/0.054, 256 0.36/0.30, 512 0.78/0.89, 1024 2.6/3.8
-//      256 problems: 128 0.17/0.16, 256 0.47/0.49, 512 1.54/2.12, 1024 6.3/12.1
-//      about 1 GB:   64 1.27/3.09 (30048 problems), 256 1.67/2.94, 512 2.26/3.83, 1024 3.70/6.10
-//   r32 alike (64 of 512: 0.78/0.75; 59 of 2048: 13.5/13.5).
-//   c64 16 problems: 128 0.31/0.15, 1024 5.4/3.2, 2048 19.8/16.0; 64: 512 1.67/1.54, 1024
-//       5.8/8.1; about 1 GB: 128 1.78/2.95, 256 2.28/3.37, 512 3.37/4.65 (237 problems)
-//   c32 64 problems: 512 1.40/0.97, 1024 5.4/4.3, 2048 25.4/25.0; 119 of 1024: 7.6/7.0;
-//       about 1 GB: 475 of 512 4.13/4.30, 256 2.71/3.21
-// Through the library, cuSOLVER's path costs 1.06-1.10x the direct call (its pointer lists, and
-// LAPACK's codes read off the factor's diagonal). Orders below min_order not measured (blocked).
-struct CholVendorRule {
-  int min_order;              // from this order
-  int64_t any_order_up_to;    // problems: potrfBatched at every order
-  int64_t some_up_to;         // problems: potrfBatched below below_order
+// than the blocked algorithm, as the vendor backend does (cuda/vendor, SPEC.md section 7), and
+// a few problems to cuSOLVER's potrf one at a time (chol_solver_min_order below).
+// Measured on the H100 (2026-11-27, `tools/gpu-check.sh cholgemm`, Lower, the gemm core's
+// updates on cuBLAS from kCoreVendorMinWork; bench/results/cholgemm-*-H100-*-s16.csv), ms,
+// blocked / potrfBatched through the library (the call as built where it took potrfBatched;
+// called directly it is 0.03-0.08 ms faster below 512 and 2-7 % above) / per problem:
+//   r64   4 problems: 256 0.35/0.33/0.44, 512 0.72/0.69/0.89, 1024 1.46/1.68/1.76, 2048 3.41/-/3.51
+//         8: 256 0.30/0.32, 512 0.64/0.71, 1024 1.43/1.85;  16: 128 0.20/0.20, 256 0.39/0.32,
+//         512 0.78/0.71, 1024 1.74/2.12, 2048 5.9/8.5;  64: 128 0.15/0.17, 256 0.33/0.34
+//   r32 alike (8 of 512 0.69/0.68, 16 of 512 0.73/0.70, 8 of 1024 1.71/1.72, 32 of 2048 8.6/9.4)
+//   c64  16 problems: 128 0.37/0.19, 512 1.18/0.97, 1024 3.91/3.33, 2048 12.9/16.7; 64: 512
+//        1.90/1.68, 1024 6.5/8.5 (direct); 256: 256 1.14/1.12, 512 4.00/5.34 (direct)
+//   c32  potrfBatched ahead up to 64 problems of 1024 (5.53/4.55), even at 64 of 2048 (25.7/26.4)
+// Earlier, on the H200 with the updates on the library's tiles below 64 problems (s15), the
+// blocked algorithm lost more of the few-problem calls; about 1 GB it wins everywhere (r64
+// 30048 problems of 64: 1.27/3.09 ms, 1024: 3.70/6.10).
+// potrfBatched where min_order <= n and, for a tier {up to `problems`, below `order`}, the
+// call's problems and n fit the first tier that holds the count.
+struct CholVendorTier {
+  int64_t problems;
   int below_order;
+};
+struct CholVendorRule {
+  int min_order;
+  CholVendorTier tiers[3];
 };
 constexpr int kCholNoVendor = 1 << 30;
 constexpr CholVendorRule chol_vendor_rule(DevPrec p) {
   switch (p) {
     case DevPrec::r64:
-    case DevPrec::r32: return {64, 32, 256, 512};
-    case DevPrec::c64: return {128, 16, 128, 1024};
-    case DevPrec::c32: return {128, 128, 0, 0};
-    default: return {kCholNoVendor, 0, 0, 0};  // r16, c16: no cuSOLVER routine
+    case DevPrec::r32: return {64, {{256, 512}, {0, 0}, {0, 0}}};
+    case DevPrec::c64: return {64, {{16, 2048}, {128, 1024}, {256, 512}}};
+    case DevPrec::c32: return {64, {{128, kCholNoVendor}, {0, 0}, {0, 0}}};
+    default: return {kCholNoVendor, {}};  // r16, c16: no cuSOLVER routine
   }
 }
 constexpr bool chol_vendor_takes(DevPrec p, int n, int64_t problems) {
   const CholVendorRule r = chol_vendor_rule(p);
-  return n >= r.min_order && (problems <= r.any_order_up_to || (problems <= r.some_up_to && n < r.below_order));
+  if (n < r.min_order) return false;
+  for (const CholVendorTier &t : r.tiers)
+    if (problems <= t.problems) return n < t.below_order;
+  return false;
 }
 // potrf of few problems under the native backend, from these orders: cuSOLVER's potrf one
 // problem at a time (cuda/vendor). The triangle potrfBatched takes (`batched_takes`: column-major
 // Lower, row-major Upper) has potrfBatched beside it; the other triangle only the blocked
-// algorithm. Measured on the H200 (2026-11-27, `cholgemm`, ms, per problem / the better of
-// potrfBatched and the blocked algorithm with its products by gemm):
-//   Lower, 1 problem: 128 0.107/0.110, 256 0.18/0.24, 2048 1.30/3.78 (r32 alike); 2 problems:
-//          per problem over potrfBatched 1.01-1.82 from 512 (`solverab`, 2026-11-27, s14);
-//          4 problems: 1024 1.96/1.50, 2048 4.28/4.90 (r32 3.27/4.33, c64 5.38/7.90, c32
-//          6.58/5.25)
-//   Upper (r64), 1 problem: 128 0.141/0.157, 2048 2.43/6.09; 2 problems: 1024 2.06/2.04, 2048
-//          4.63/6.21; 4 problems: 2048 9.0/6.9
+// algorithm. Measured on the H100 (2026-11-27, `cholgemm`, Lower, ms, per problem / the better
+// of potrfBatched through the library and the blocked algorithm):
+//   1 problem:  64 r64 0.067/0.076, r32 0.065/0.076, c64 0.076/0.15, c32 0.084/0.15; 2048 r64
+//               0.93/3.83
+//   2 problems: 128 r64 0.147/0.154 (r32, c64 alike), c32 0.180/0.173, 1024 c32 1.54/1.55,
+//               2048 c32 2.95/4.30
+//   4 problems: r64 1024 1.76/1.46; r32 1024 1.45/1.54, 2048 2.82/4.49; c64 1024 2.10/2.22,
+//               2048 4.63/7.93; c32 2048 5.93/5.34
+//   8 problems: c64 2048 9.13/9.68; r64 2048 6.95/4.48
+//   Upper (r64, H200, s15, before the updates on cuBLAS), 1 problem: 128 0.141/0.157, 2048
+//   2.43/6.09; 2 problems: 1024 2.06/2.04, 2048 4.63/6.21; 4 problems: 2048 9.0/6.9
 // Complex on the other triangle: not measured, the real rule.
 constexpr int chol_solver_min_order(DevPrec p, int64_t problems, bool batched_takes) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return kCholNoVendor;
-  if (batched_takes)
-    return problems <= 1 ? 256 : problems <= 2 ? 512 : problems <= 4 && p != DevPrec::c32 ? 2048 : kCholNoVendor;
-  return problems <= 1 ? 128 : problems <= 2 ? 2048 : kCholNoVendor;
+  if (!batched_takes) return problems <= 1 ? 128 : problems <= 2 ? 2048 : kCholNoVendor;
+  if (problems <= 1) return 64;
+  switch (p) {
+    case DevPrec::r64: return problems <= 2 ? 128 : kCholNoVendor;
+    case DevPrec::r32: return problems <= 2 ? 128 : problems <= 4 ? 1024 : kCholNoVendor;
+    case DevPrec::c64: return problems <= 2 ? 64 : problems <= 4 ? 1024 : problems <= 8 ? 2048 : kCholNoVendor;
+    default: return problems <= 2 ? 2048 : kCholNoVendor;  // c32
+  }
 }
 constexpr int kCholLeftChunk = 8;  // columns of the left part in shared memory at a time
 // potrf_blocked from this order: each diagonal block's left product (L10 L10^H, or U01^H U01)

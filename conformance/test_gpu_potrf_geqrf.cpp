@@ -1157,7 +1157,7 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   // The rules: per problem, on potrfBatched's triangle one from 64; two from 128 (c64 64, c32
   // 2048); r32 up to four from 1024; c64 four from 1024, eight from 2048; on the other triangle
   // one from 128, two from 2048. potrfBatched from 64: real below 512 for up to 256 problems;
-  // c64 below 2048 for up to 16, below 1024 for up to 128, below 512 for up to 256; c32 for up
+  // c64 for up to 32, below 1024 for up to 128, below 512 for up to 256; c32 for up
   // to 128. The record names both cuSOLVER paths alike, so on potrfBatched's triangle only its
   // own edges show. Edges tried, one order or problem on each side: one problem at 64 (per
   // problem against blocked), the other triangle's one problem from 128; potrfBatched's lowest
@@ -1179,7 +1179,7 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
     const bool per_problem = batched_triangle ? c.n >= per_problem_from
                                               : (c.count <= 1 ? c.n >= 128 : c.count <= 2 && c.n >= 2048);
     const bool batched = c.n >= 64 && (c32   ? c.count <= 128
-                                       : c64 ? (c.count <= 16 ? c.n < 2048 : c.count <= 128 ? c.n < 1024 : c.count <= 256 && c.n < 512)
+                                       : c64 ? (c.count <= 32 || (c.count <= 128 ? c.n < 1024 : c.count <= 256 && c.n < 512))
                                              : c.count <= 256 && c.n < 512);
     return per_problem || (batched_triangle && batched);
 #else

@@ -64,7 +64,7 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 // than the blocked algorithm, as the vendor backend does (cuda/vendor, SPEC.md section 7), and
 // a few problems to cuSOLVER's potrf one at a time (chol_solver_min_order below).
 // Measured on the H100 (2026-11-27, `tools/gpu-check.sh cholgemm`, Lower, the gemm core's
-// updates on cuBLAS from kCoreVendorMinWork; bench/results/cholgemm-*-H100-*-s16.csv), ms,
+// updates on cuBLAS from 2^16 of work in every precision; bench/results/cholgemm-*-H100-*-s16.csv), ms,
 // blocked / potrfBatched through the library (the call as built where it took potrfBatched;
 // called directly it is 0.03-0.08 ms faster below 512 and 2-7 % above) / per problem:
 //   r64   4 problems: 256 0.35/0.33/0.44, 512 0.72/0.69/0.89, 1024 1.46/1.68/1.76, 2048 3.41/-/3.51
@@ -72,7 +72,10 @@ constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared &&
 //         512 0.78/0.71, 1024 1.74/2.12, 2048 5.9/8.5;  64: 128 0.15/0.17, 256 0.33/0.34
 //   r32 alike (8 of 512 0.69/0.68, 16 of 512 0.73/0.70, 8 of 1024 1.71/1.72, 32 of 2048 8.6/9.4)
 //   c64  16 problems: 128 0.37/0.19, 512 1.18/0.97, 1024 3.91/3.33, 2048 12.9/16.7; 64: 512
-//        1.90/1.68, 1024 6.5/8.5 (direct); 256: 256 1.14/1.12, 512 4.00/5.34 (direct)
+//        1.90/1.68, 1024 6.5/8.5 (direct); 256: 256 1.14/1.12, 512 4.00/5.34 (direct). Complex
+//        keeps the calls' rule for cuBLAS in the core (kCoreVendorMinWork, gemm_tuning.hpp):
+//        below 64 problems its updates run slower than measured here (16 of 2048: 20.3 ms),
+//        so potrfBatched keeps every order up to 32 problems.
 //   c32  potrfBatched ahead up to 64 problems of 1024 (5.53/4.55), even at 64 of 2048 (25.7/26.4)
 // Earlier, on the H200 with the updates on the library's tiles below 64 problems (s15), the
 // blocked algorithm lost more of the few-problem calls; about 1 GB it wins everywhere (r64
@@ -92,7 +95,7 @@ constexpr CholVendorRule chol_vendor_rule(DevPrec p) {
   switch (p) {
     case DevPrec::r64:
     case DevPrec::r32: return {64, {{256, 512}, {0, 0}, {0, 0}}};
-    case DevPrec::c64: return {64, {{16, 2048}, {128, 1024}, {256, 512}}};
+    case DevPrec::c64: return {64, {{32, kCholNoVendor}, {128, 1024}, {256, 512}}};
     case DevPrec::c32: return {64, {{128, kCholNoVendor}, {0, 0}, {0, 0}}};
     default: return {kCholNoVendor, {}};  // r16, c16: no cuSOLVER routine
   }

@@ -53,8 +53,9 @@ int tuned_config(DevPrec p, int order, bool vendor_backend, bool pays) {
 }
 
 // BLAS_BATCHED_CORE_VENDOR_MIN_WORK=<m n k x problems> moves kCoreVendorMinWork (tuning; read
-// once).
-bool core_vendor_pays(const GemmSeg &r) {
+// once). The precisions outside core_vendor_min_work_applies keep the calls' rule.
+bool core_vendor_pays(DevPrec p, const GemmSeg &r) {
+  if (!core_vendor_min_work_applies(p)) return vendor_pays(r.m, r.n, r.k, r.problems);
   static const int forced = tuning_env("BLAS_BATCHED_CORE_VENDOR_MIN_WORK");
   const double min_work = forced ? double(forced) : kCoreVendorMinWork;
   return r.problems >= kVendorMinProblems || double(r.m) * r.n * r.k * double(r.problems) >= min_work;
@@ -151,7 +152,9 @@ bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
   if (!gemm_has_vendor(p) || !g.read_ab || g.m <= 0 || g.n <= 0) return false;  // cuBLAS in half lets NaN through for alpha = 0
   if (g.A.array != g.B.array || g.A.array != g.C.array) return false;
   // Sub-blocks go through moved copies of the arrays (vendor_moved), where a NULL entry would
-  // become a wild pointer.
+  // become a wild pointer; in r16 they leave matrices at 2-byte boundaries, where cuBLAS's half
+  // kernels on pointer lists stopped with a misaligned address (H200, 2026-11-27).
+  if (moved_arrays(g) && p == DevPrec::r16) return false;
   return !(moved_arrays(g) && (g.A.maybe_null || g.B.maybe_null || g.C.maybe_null));
 }
 
@@ -171,7 +174,7 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
   std::vector<int> config(count);
   for (int i = 0; i < count; ++i) {
     const GemmSeg &r = runs[i];
-    const bool vendor = tuned_config(p, std::max({r.m, r.n, r.k}), vendor_backend, core_vendor_pays(r)) == kConfigVendor;
+    const bool vendor = tuned_config(p, std::max({r.m, r.n, r.k}), vendor_backend, core_vendor_pays(p, r)) == kConfigVendor;
     // cuBLAS as the tuning table's choice gives way to the library's kernels where its handle
     // cannot be made (memory short); as the caller's backend, its failure is the call's.
     const bool take = vendor && gemm_vendor_ok(p, r) && (vendor_backend || s.cublas(true));

@@ -55,7 +55,8 @@ void gemm_read_overrides();
 bool gemm_flat_ok(const GemmSeg &s, int elem, int max_elements, bool addresses_aligned);
 // Whether cuBLAS can take a run: a precision it has, alpha != 0 and k > 0 (cuBLAS in half lets
 // NaN in A or B through when alpha = 0), one form for all operands, and in array form with
-// offsets (sub-blocks: cuBLAS gets moved copies of the arrays) no array that may hold NULL.
+// offsets (sub-blocks: cuBLAS gets moved copies of the arrays) no array that may hold NULL
+// and no r16.
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g);
 // The library kernel for a run: the tuned one (the fallback where the table says cuBLAS), flat
 // kernels only for contiguous aligned runs (exact n x n x n ones unrolled). `aligned`: every

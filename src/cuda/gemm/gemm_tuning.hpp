@@ -44,6 +44,12 @@ inline bool vendor_pays(int m, int n, int k, int64_t problems) {
 // 2048 20.3/12.8/12.9; trsm r64 16 of 1024 1.22/1.01/1.01, c64 16 of 512 0.93/0.75/0.77, the
 // rest within noise; getrf (no per-problem cuSOLVER) r64 16 of 1024 18.2/15.9 (from 2^20).
 constexpr double kCoreVendorMinWork = double(1 << 16);
+// Real r32 and r64 only. Complex: cuBLAS's pointer-list and strided kernels give different
+// bits (seen on the H200: potrf, getrf and geqrf with device pointer arrays against host ones,
+// the inverse in one call against two), and more runs on cuBLAS would break section 9's
+// promises of the same bits in more places; r16: cuBLAS's half kernels on pointer lists of
+// sub-blocks (2-byte aligned) failed with a misaligned address (getrf, device pointer arrays).
+constexpr bool core_vendor_min_work_applies(DevPrec p) { return p == DevPrec::r32 || p == DevPrec::r64; }
 
 struct TuningEntry {
   DevPrec prec;

@@ -50,6 +50,11 @@ constexpr double kCoreVendorMinWork = double(1 << 16);
 // promises of the same bits in more places; r16: cuBLAS's half kernels on pointer lists of
 // sub-blocks (2-byte aligned) failed with a misaligned address (getrf, device pointer arrays).
 constexpr bool core_vendor_min_work_applies(DevPrec p) { return p == DevPrec::r32 || p == DevPrec::r64; }
+// Nor do the core's runs of one row or column go to cuBLAS: potrf c64 of order 33 (blocks 16,
+// 16, 1: the second block's update is 1 x 16 x 16 per problem, cuBLAS by the table's order-16
+// entry) took 4.39 ms for 55704 problems, against 2.14 ms for order 34; on the library's tiles
+// 3.20 ms (H200, 2026-11-27; cuSOLVER potrfBatched 6.08 ms).
+constexpr int kCoreVendorMinSide = 2;
 
 struct TuningEntry {
   DevPrec prec;

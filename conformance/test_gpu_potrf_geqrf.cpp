@@ -1161,14 +1161,15 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   // to 128. The record names both cuSOLVER paths alike, so on potrfBatched's triangle only its
   // own edges show. Edges tried, one order or problem on each side: one problem at 64 (per
   // problem against blocked), the other triangle's one problem from 128; potrfBatched's lowest
-  // order with three problems and real's 512; 256 problems at 128; unreduced, c64's 129
-  // problems at 512. Not tried (the reference's and the residuals' cost: minutes): the edges at
-  // 1024 and 2048.
+  // order with three problems and real's 512; c32's 128 problems and 256 at 128; unreduced,
+  // c64's 129 problems at 512. The per-problem path with two problems runs at 512. Not tried
+  // (the reference's and the residuals' cost: minutes): the edges at 1024 and 2048, c64's at
+  // 32 problems (from 1024).
   struct Case {
     int n, count;
   };
-  std::vector<Case> cases = {{63, 1}, {64, 1},  {127, 1},  {128, 1},  {63, 3},
-                             {64, 3}, {511, 3}, {512, 3},  {128, 256}, {128, 257}};
+  std::vector<Case> cases = {{63, 1},  {64, 1},    {127, 1},   {128, 1},   {63, 3},    {64, 3},   {511, 3},
+                             {512, 3}, {128, 128}, {128, 129}, {128, 256}, {128, 257}, {512, 2}};
   if (!gpu::reduced()) cases.push_back({511, 129}), cases.push_back({512, 129});
   auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
@@ -1331,11 +1332,14 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     }
     // The blocked groups' bits may differ (SPEC.md section 9.2): their gemm updates can take
     // cuBLAS, on pointer lists with device arrays, as strided batches where host arrays give
-    // evenly spaced matrices, on the library's kernels beside a NULL entry of host arrays. The
-    // groups of order <= 32 (one kernel either way): the same bits.
+    // evenly spaced matrices, on the library's kernels beside a NULL entry of host arrays; and
+    // a few problems take cuSOLVER's per-problem potrf with host arrays only (section 7). The
+    // groups of order <= 32, and every group in half precision (never blocked): one kernel
+    // either way, the same bits.
     std::vector<bool> bits_promised(std::size_t(run.total()));
     for (int g = 0; g < run.group_count(); ++g)
-      for (int i = 0; i < run.group(g).count; ++i) bits_promised[std::size_t(run.first(g) + i)] = run.group(g).n <= 32;
+      for (int i = 0; i < run.group(g).count; ++i)
+        bits_promised[std::size_t(run.first(g) + i)] = run.group(g).n <= 32 || is_half<T>;
     for (const char *backend : device_backends<T>()) {
       SCOPED_TRACE(std::string("backend ") + backend);
       const bool compare_bits = gpu::same_bits_host_and_device_arrays(backend);
@@ -1371,7 +1375,7 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     run.verify_untouched(rc, BLAS_BATCHED_ERR_UNSUPPORTED);
     if (::testing::Test::HasFailure()) return;
   }
-  // 64 problems a group: the blocked algorithm's gemm goes to cuBLAS (gemm_tuning's vendor_pays)
+  // 64 problems a group: the blocked algorithm's gemm goes to cuBLAS (gemm_tuning.hpp's rules)
   // on pointer arrays moved to sub-blocks (gemm.cu's vendor_moved), in the reduced run too; a
   // NULL problem computes in the checked copy's scratch there. No bit-for-bit comparison with
   // host arrays here: those take cuBLAS's strided or the library's kernels (a skipped problem).

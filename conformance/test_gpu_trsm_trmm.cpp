@@ -359,7 +359,8 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
 // beforehand; 1000 leaves a partial last block). Device pointer arrays keep the in-place
 // recursion several levels deep (the split at 1024, 512, ...): at order 2048 in r32 and r64
 // its top-level updates (1024 x 300 x 1024) reach the gemm core's cuBLAS rule for few large
-// problems (2^28 multiply-adds).
+// problems (2^28 multiply-adds; in r32 and r64 its lower threshold, 2^16, takes the deeper
+// levels too).
 TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
   using T = typename TypeParam::type;
   const bool cublas_size = std::is_same_v<T, float> || std::is_same_v<T, double>;

@@ -207,13 +207,14 @@ if has cholgemm; then
 fi
 if has corevendor; then
   # The gemm core's rule for cuBLAS (kCoreVendorMinWork, gemm_tuning.hpp) at each CVWORK
-  # threshold (m n k x problems; 268435456 as built) on its callers: potrf's blocked algorithm
+  # threshold (m n k x problems; 65536 as built, 268435456 the calls' rule; r32 and r64 only,
+  # the other precisions keep the calls' rule) on its callers: potrf's blocked algorithm
   # alone, getrf without cuSOLVER's per-problem path, trsm; CVROUTINES, CVPREC, CVCOUNTS,
   # CVSIZES, CVREPS; the vendor called directly beside them.
   bench=$build/bench/blas_batched_bench
   big=1073741824
   mkdir -p "$out/parts"
-  for p in ${CVPREC:-r64 c64}; do
+  for p in ${CVPREC:-r64 r32}; do
     for b in ${CVCOUNTS:-4 16 29 64}; do
       sizes=
       for n in ${CVSIZES:-512 1024 2048}; do
@@ -223,7 +224,7 @@ if has corevendor; then
       [ -n "$sizes" ] || continue
       common=(--routine ${CVROUTINES:-potrf,getrf,trsm} --prec $p --sizes $sizes --batch $b --device gpu --reps ${CVREPS:-3})
       echo "-- $p batch $b"
-      for w in ${CVWORK:-268435456 1048576 1}; do
+      for w in ${CVWORK:-65536 268435456 1}; do
         echo "-- work $w"
         BLAS_BATCHED_CORE_VENDOR_MIN_WORK=$w BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big \
           BLAS_BATCHED_LU_SOLVER_MIN=$big "$bench" "${common[@]}" --backend native --tag w$w \

@@ -55,7 +55,7 @@ int tuned_config(DevPrec p, int order, bool vendor_backend, bool pays) {
 // BLAS_BATCHED_CORE_VENDOR_MIN_WORK=<m n k x problems> moves kCoreVendorMinWork (tuning; read
 // once). The precisions outside core_vendor_min_work_applies keep the calls' rule.
 bool core_vendor_pays(DevPrec p, const GemmSeg &r) {
-  if (std::min(r.m, r.n) < kCoreVendorMinSide) return false;
+  if (core_skinny_run(r.m, r.n, r.k)) return false;
   if (!core_vendor_min_work_applies(p)) return vendor_pays(r.m, r.n, r.k, r.problems);
   static const int forced = tuning_env("BLAS_BATCHED_CORE_VENDOR_MIN_WORK");
   const double min_work = forced ? double(forced) : kCoreVendorMinWork;

@@ -28,9 +28,10 @@ constexpr int kFallbackConfig = kTile32_2x2;
 // Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than
 // the kernels lose on it (one problem per group is the proposal's way of varying sizes).
 constexpr int64_t kVendorMinProblems = kVendorMinProblemsRun;
-// ... unless the run is large enough on its own (m n k summed over its problems): the gemm
-// updates of trsm/trmm's recursion on one large problem (4096 x 512 x 4096 at the top level for
-// M = 8192), where cuBLAS's large tiles beat the library's batched ones and a call costs little.
+// ... unless the run is large enough on its own (m n k summed over its problems), where
+// cuBLAS's large tiles beat the library's batched ones and a call costs little (the core's
+// runs in complex and r16: trsm/trmm's recursion on one large problem, 4096 x 512 x 4096 at
+// the top level for M = 8192; r32 and r64 have kCoreVendorMinWork below).
 constexpr double kVendorMinWork = double(1 << 28);
 inline bool vendor_pays(int m, int n, int k, int64_t problems) {
   return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= kVendorMinWork;
@@ -50,11 +51,13 @@ constexpr double kCoreVendorMinWork = double(1 << 16);
 // promises of the same bits in more places; r16: cuBLAS's half kernels on pointer lists of
 // sub-blocks (2-byte aligned) failed with a misaligned address (getrf, device pointer arrays).
 constexpr bool core_vendor_min_work_applies(DevPrec p) { return p == DevPrec::r32 || p == DevPrec::r64; }
-// Nor do the core's runs of one row or column go to cuBLAS: potrf c64 of order 33 (blocks 16,
-// 16, 1: the second block's update is 1 x 16 x 16 per problem, cuBLAS by the table's order-16
-// entry) took 4.39 ms for 55704 problems, against 2.14 ms for order 34; on the library's tiles
-// 3.20 ms (H200, 2026-11-27; cuSOLVER potrfBatched 6.08 ms).
-constexpr int kCoreVendorMinSide = 2;
+// Nor do the core's runs of one row or column with a short K go to cuBLAS (the table's order
+// is K's there): potrf c64 of order 33 (blocks 16, 16, 1: the second block's update is
+// 1 x 16 x 16 per problem, cuBLAS by the table's order-16 entry) took 4.39 ms for 55704
+// problems, against 2.14 ms for order 34; on the library's tiles 3.20 ms (H200, 2026-11-27;
+// cuSOLVER potrfBatched 6.08 ms). The only case measured: longer K keeps the rules above.
+constexpr int kCoreSkinnyMaxK = 32;
+constexpr bool core_skinny_run(int m, int n, int k) { return (m == 1 || n == 1) && k <= kCoreSkinnyMaxK; }
 
 struct TuningEntry {
   DevPrec prec;

@@ -175,9 +175,9 @@ constexpr int kCodesWarps = 4;  // warps (problems) per block
 template <class S>
 __global__ void potrf_codes(DevOperand a, int n, const int *found, int *codes, int *info, int64_t problems) {
   using CT = typename dev<S>::C;
-  const int lane = threadIdx.x % 32;
-  const int64_t warps = int64_t(gridDim.x) * kCodesWarps;
-  for (int64_t p = blockIdx.x * int64_t(kCodesWarps) + threadIdx.x / 32; p < problems; p += warps) {
+  const int lane = threadIdx.x % 32, block_warps = blockDim.x / 32;  // blockDim: whole warps
+  const int64_t warps = int64_t(gridDim.x) * block_warps;
+  for (int64_t p = blockIdx.x * int64_t(block_warps) + threadIdx.x / 32; p < problems; p += warps) {
     const S *l = operand_at<S>(a, p);
     int code = found[p] > 0 ? found[p] : 0;
     const int last = code ? code - 1 : n;

@@ -26,6 +26,17 @@ gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 |
 gpu=${gpu:-nogpu}
 stages=${*:-test sanitize bench}
 has() { [[ " $stages " == *" $1 "* ]]; }
+# sizes_within ELEM COUNT N...: the orders N whose COUNT problems of N x N elements of ELEM bytes
+# stay within about 2 GB a call, comma-separated (COUNT 0: about 1 GB from --gb, all kept).
+sizes_within() {
+  local elem=$1 count=$2 n list=
+  shift 2
+  for n; do
+    [ "$count" != 0 ] && [ $(( count * n * n * elem )) -gt 2200000000 ] && continue
+    list=${list:+$list,}$n
+  done
+  echo "$list"
+}
 { nvidia-smi 2>&1 | head -15; nvcc --version | tail -2; cmake --version | head -1; g++ --version | head -1; } > "$out/machine-$gpu.txt"
 build=${BUILD:-$root/build-gpu}
 rc=0
@@ -186,11 +197,7 @@ if has cholgemm; then
   for p in ${CHOLPREC:-r64 r32}; do
     for b in ${CHOLCOUNTS:-1 4 16 64 256 0}; do
       batch=(); [ "$b" != 0 ] && batch=(--batch "$b")
-      sizes=
-      for n in ${CHOLSIZES:-64 128 256 512 1024 2048}; do  # at most about 2 GB a call
-        [ "$b" != 0 ] && [ $(( b * n * n * 8 )) -gt 2200000000 ] && continue
-        sizes=${sizes:+$sizes,}$n
-      done
+      sizes=$(sizes_within 8 "$b" ${CHOLSIZES:-64 128 256 512 1024 2048})
       common=(--routine potrf --uplo ${CHOLUPLO:-lower} --prec $p --sizes $sizes "${batch[@]}" --device gpu --reps 3)
       echo "-- $p batch $b"
       [ "${CHOLWARP:-1}" = 1 ] && BLAS_BATCHED_CHOL_VENDOR_MIN=$big BLAS_BATCHED_CHOL_SOLVER_MIN=$big BLAS_BATCHED_CHOL_DIAG_GEMM_MIN=$big \
@@ -216,11 +223,7 @@ if has corevendor; then
   mkdir -p "$out/parts"
   for p in ${CVPREC:-r64 r32}; do
     for b in ${CVCOUNTS:-4 16 29 64}; do
-      sizes=
-      for n in ${CVSIZES:-512 1024 2048}; do
-        [ $(( b * n * n * 16 )) -gt 2200000000 ] && continue
-        sizes=${sizes:+$sizes,}$n
-      done
+      sizes=$(sizes_within 16 "$b" ${CVSIZES:-512 1024 2048})
       [ -n "$sizes" ] || continue
       common=(--routine ${CVROUTINES:-potrf,getrf,trsm} --prec $p --sizes $sizes --batch $b --device gpu --reps ${CVREPS:-3})
       echo "-- $p batch $b"

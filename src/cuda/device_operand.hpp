@@ -27,7 +27,7 @@ struct DevOperand {
   int ld = 1;
   bool array = false;
   // Array form: entries may be NULL (problems the kernels skip). The library's kernels check
-  // each entry; moved copies of the array for cuBLAS (gemm.cu) would not.
+  // each entry; the pointer lists built for cuBLAS (gemm.cu) would not.
   bool maybe_null = true;
 };
 

@@ -101,49 +101,72 @@ int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
 }
 
 namespace {
-bool moved_arrays(const GemmSeg &g) { return g.A.array && (g.A.step || g.B.step || g.C.step); }
+// Whether cuBLAS needs pointer lists built for the run: array operands moved to sub-blocks (it
+// has no offsets), or arrays beside an evenly spaced operand (a blocked algorithm's workspace
+// next to device pointer arrays: cuBLAS takes one form for all three).
+bool needs_built_lists(const GemmSeg &g) {
+  const DevOperand *ops[3] = {&g.A, &g.B, &g.C};
+  int arrays = 0;
+  for (const DevOperand *o : ops) {
+    if (o->array && o->step) return true;
+    arrays += o->array;
+  }
+  return arrays > 0 && arrays < 3;
+}
 
-// Problem i's A, B, C at arrays[i] + offset (bytes), into out[i], out[n + i], out[2 n + i].
-__global__ void move_pointers(const char *const *a, const char *const *b, const char *const *c, int64_t oa,
-                              int64_t ob, int64_t oc, int64_t n, const char **out) {
+// One operand's matrices for the lists: array entries moved by `bytes`, or a base and a stride
+// of `bytes` per problem.
+struct ListSource {
+  const void *p;
+  int64_t bytes;
+  bool array;
+};
+ListSource list_source(const DevOperand &o, int64_t elem) { return {o.p, o.step * elem, o.array}; }
+
+__device__ const char *list_entry(const ListSource &s, int64_t i) {
+  return s.array ? static_cast<const char *const *>(s.p)[i] + s.bytes : static_cast<const char *>(s.p) + i * s.bytes;
+}
+
+// Problem i's A, B, C into out[i], out[n + i], out[2 n + i].
+__global__ void build_lists(ListSource a, ListSource b, ListSource c, int64_t n, const char **out) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n; i += int64_t(gridDim.x) * blockDim.x) {
-    out[i] = a[i] + oa;
-    out[n + i] = b[i] + ob;
-    out[2 * n + i] = c[i] + oc;
+    out[i] = list_entry(a, i);
+    out[n + i] = list_entry(b, i);
+    out[2 * n + i] = list_entry(c, i);
   }
 }
 
-// cuBLAS's batched gemm has no offsets into the matrices: runs on sub-blocks of pointer arrays
-// (the blocked factorizations, the trsm/trmm recursion) get moved copies of their three arrays
-// in the session's workspace pool, freed on the stream after the call. Returns false, with
-// nothing enqueued and no error kept, where that memory cannot be had or the stream is being
-// captured (a graph would get memory nodes): the library's kernels take the run.
-bool vendor_moved(Session &s, DevPrec p, const GemmSeg &g, int &status) {
+// cuBLAS's batched gemm has no offsets into the matrices and one form for all operands: runs
+// on sub-blocks of pointer arrays (the blocked factorizations, the trsm/trmm recursion), and
+// runs mixing arrays with a strided workspace, get lists built in the session's workspace
+// pool, freed on the stream after the call. Returns false, with nothing enqueued and no error
+// kept, where that memory cannot be had or the stream is being captured (a graph would get
+// memory nodes): the library's kernels take the run.
+bool vendor_listed(Session &s, DevPrec p, const GemmSeg &g, int &status) {
   status = s.status();
   if (status || g.problems <= 0) return true;
   if (s.capturing()) return false;
   const auto stream = static_cast<cudaStream_t>(s.stream());
   const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
   const int64_t n = g.problems, elem = elem_bytes(p);
-  const char **moved = nullptr;
+  const char **lists = nullptr;
   s.started();
-  if (!pool || cudaMallocFromPoolAsync(reinterpret_cast<void **>(&moved), std::size_t(3 * n) * sizeof(void *), pool,
+  if (!pool || cudaMallocFromPoolAsync(reinterpret_cast<void **>(&lists), std::size_t(3 * n) * sizeof(void *), pool,
                                        stream) != cudaSuccess) {
     cudaGetLastError();
     return false;
   }
   s.clear_stale_error();
   const int64_t blocks = s.grid(n, 256);
-  move_pointers<<<unsigned(blocks), 256, 0, stream>>>(
-      static_cast<const char *const *>(g.A.p), static_cast<const char *const *>(g.B.p),
-      static_cast<const char *const *>(g.C.p), g.A.step * elem, g.B.step * elem, g.C.step * elem, n, moved);
+  build_lists<<<unsigned(blocks), 256, 0, stream>>>(list_source(g.A, elem), list_source(g.B, elem),
+                                                    list_source(g.C, elem), n, lists);
   if (!s.check_launch()) {
     GemmSeg h = g;
-    h.A.p = moved, h.B.p = moved + n, h.C.p = moved + 2 * n;
-    h.A.step = h.B.step = h.C.step = 0;
+    h.A.p = lists, h.B.p = lists + n, h.C.p = lists + 2 * n;
+    for (DevOperand *o : {&h.A, &h.B, &h.C}) o->array = true, o->step = 0;
     gemm_vendor(s, p, h);
   }
-  s.check(cudaFreeAsync(moved, stream));
+  s.check(cudaFreeAsync(lists, stream));
   status = s.status();
   return true;
 }
@@ -151,12 +174,14 @@ bool vendor_moved(Session &s, DevPrec p, const GemmSeg &g, int &status) {
 
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
   if (!gemm_has_vendor(p) || !g.read_ab || g.m <= 0 || g.n <= 0) return false;  // cuBLAS in half lets NaN through for alpha = 0
-  if (g.A.array != g.B.array || g.A.array != g.C.array) return false;
-  // Sub-blocks go through moved copies of the arrays (vendor_moved), where a NULL entry would
-  // become a wild pointer; in r16 they leave matrices at 2-byte boundaries, where cuBLAS's half
-  // kernels on pointer lists stopped with a misaligned address (H200, 2026-11-27).
-  if (moved_arrays(g) && p == DevPrec::r16) return false;
-  return !(moved_arrays(g) && (g.A.maybe_null || g.B.maybe_null || g.C.maybe_null));
+  if (!needs_built_lists(g)) return true;
+  // Built lists (vendor_listed) would turn a NULL entry into a wild pointer; in r16 sub-blocks
+  // sit at 2-byte boundaries, where cuBLAS's half kernels on pointer lists stopped with a
+  // misaligned address (H200, 2026-11-27).
+  if (p == DevPrec::r16) return false;
+  for (const DevOperand *o : {&g.A, &g.B, &g.C})
+    if (o->array && o->maybe_null) return false;
+  return true;
 }
 
 int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
@@ -184,8 +209,8 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
   for (int i = 0; i < count; ++i) {
     if (config[i] != kConfigVendor) continue;
     int status = 0;
-    if (!moved_arrays(runs[i])) status = gemm_vendor(s, p, runs[i]);
-    else if (!vendor_moved(s, p, runs[i], status)) config[i] = gemm_kernel_config(p, runs[i], aligned[i]);
+    if (!needs_built_lists(runs[i])) status = gemm_vendor(s, p, runs[i]);
+    else if (!vendor_listed(s, p, runs[i], status)) config[i] = gemm_kernel_config(p, runs[i], aligned[i]);
     if (status) return status;
   }
   for (int c = 0; c < kGemmConfigs; ++c) {

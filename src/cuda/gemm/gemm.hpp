@@ -54,9 +54,9 @@ void gemm_read_overrides();
 // addresses are multiples of 16 bytes, none larger than max_elements.
 bool gemm_flat_ok(const GemmSeg &s, int elem, int max_elements, bool addresses_aligned);
 // Whether cuBLAS can take a run: a precision it has, alpha != 0 and k > 0 (cuBLAS in half lets
-// NaN in A or B through when alpha = 0), one form for all operands, and in array form with
-// offsets (sub-blocks: cuBLAS gets moved copies of the arrays) no array that may hold NULL
-// and no r16.
+// NaN in A or B through when alpha = 0); where the core must build pointer lists for it (array
+// operands at offsets, or arrays beside an evenly spaced operand), no array that may hold NULL
+// and no r16. Only the core, gemm() below, builds lists: gemm_vendor takes one form as given.
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g);
 // The library kernel for a run: the tuned one (the fallback where the table says cuBLAS), flat
 // kernels only for contiguous aligned runs (exact n x n x n ones unrolled). `aligned`: every
@@ -73,7 +73,7 @@ constexpr int kInlineSegs = 8;
 int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host,
                 const GemmSeg *table_device, const int32_t *block_first, int count, int64_t units);
 
-// cuBLAS on one run (strided or pointer-array form; no offsets in array form). Returns a status.
+// cuBLAS on one run, all operands strided or all arrays without offsets. Returns a status.
 int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run);
 
 // The whole core call for a few runs (blocked algorithms, recursion): configurations from the

@@ -1316,7 +1316,9 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     const int g3 = run.add(47, 47, 5, make, BLAS_Upper);
     run.add(0, 0, 2, make, BLAS_Lower);
     // Order 130 has its diagonal blocks' products by gemm into a strided workspace beside the
-    // pointer arrays (cuBLAS on built lists, SPEC.md section 5), and a NULL problem there.
+    // pointer arrays (in r32 and r64 on cuBLAS through pointer lists the core builds, SPEC.md
+    // section 7: every row-major run, the column-major one under BlockedAlgorithmOnly), and a
+    // NULL problem there.
     const int g130 = is_quad<T> ? -1 : run.add(130, 130, 4, make, BLAS_Lower);
     if (!is_quad<T> && !gpu::reduced()) run.add(230, 230, 2, make, BLAS_Upper);
     // NULL entries: read on the device (SPEC.md 9.2).
@@ -1379,12 +1381,12 @@ TYPED_TEST(GpuPotrf, DevicePointerArrays) {
     if (::testing::Test::HasFailure()) return;
   }
   // 64 problems a group: the blocked algorithm's gemm goes to cuBLAS (gemm_tuning.hpp's rules)
-  // on pointer arrays moved to sub-blocks (gemm.cu's vendor_moved), in the reduced run too; a
+  // on pointer lists moved to sub-blocks (gemm.cu's vendor_listed), in the reduced run too; a
   // NULL problem computes in the checked copy's scratch there. No bit-for-bit comparison with
   // host arrays here: those take cuBLAS's strided or the library's kernels (a skipped problem).
   if (is_quad<T>) return;
   for (BLAS_Layout layout : kLayouts) {
-    Run<T> run(Routine::potrf, layout, "device pointer arrays, cuBLAS on moved arrays");
+    Run<T> run(Routine::potrf, layout, "device pointer arrays, cuBLAS on pointer lists");
     const auto make = chol_maker<T>(layout, 5);
     run.add(70, 70, 64, make, BLAS_Upper);
     const int g1 = run.add(100, 100, 64, make, BLAS_Lower);

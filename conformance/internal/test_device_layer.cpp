@@ -137,9 +137,11 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
   conf::count_checked("device info channel", long(P));
 }
 
-// The gemm core on sub-blocks (offsets into each matrix), strided and with device pointer
-// arrays, through the library's kernels and through cuBLAS: C(2:4, 1:5) = alpha A(1:3, 2:5)
-// op(B block) + beta C(2:4, 1:5) inside 8 x 8 matrices; everything outside the block untouched.
+// The gemm core on sub-blocks (offsets into each matrix), strided, with device pointer arrays,
+// and with arrays for A and B beside a strided C (potrf's diagonal products: the core builds
+// pointer lists for cuBLAS), through the library's kernels and through cuBLAS: C(2:4, 1:5) =
+// alpha A(1:3, 2:5) op(B block) + beta C(2:4, 1:5) inside 8 x 8 matrices; everything outside the
+// block untouched.
 template <class S>
 class GemmCore : public conf::gpu::GpuTest {};
 using CorePrecisions = ::testing::Types<float, double>;
@@ -154,10 +156,12 @@ TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
   const int m = 3, n = 5, k = 4;
   const int a_off = 1 + 2 * ld, c_off = 2 + 1 * ld;
   std::uniform_real_distribution<double> dist(-1, 1);
-  for (const bool arrays : {false, true})
+  enum Form { kStrided, kArrays, kMixed };
+  for (const Form form : {kStrided, kArrays, kMixed})
     for (const bool tb : {false, true})
       for (const bool vendor : {false, true}) {
-        SCOPED_TRACE(std::string(arrays ? "pointer arrays" : "strided") + (tb ? ", B^T" : ", B") +
+        const bool arrays = form == kArrays;
+        SCOPED_TRACE(std::string(arrays ? "pointer arrays" : form == kMixed ? "arrays, C strided" : "strided") + (tb ? ", B^T" : ", B") +
                      (vendor ? ", cuBLAS allowed" : ", library kernels"));
         const int b_off = tb ? 3 + 0 * ld : 0 + 3 * ld;  // B block k x n, or n x k transposed
         std::vector<S> a(std::size_t(P) * mat), b(a.size()), c(a.size());
@@ -169,7 +173,7 @@ TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
         dc.write(0, c.data(), c.size() * sizeof(S));
         auto *pa = reinterpret_cast<S *>(da.get()), *pb = reinterpret_cast<S *>(db.get()),
              *pc = reinterpret_cast<S *>(dc.get());
-        // Array form: problem p uses matrix perm[p] (not evenly spaced).
+        // Array form: problem p uses matrix perm[p] (not evenly spaced); mixed: matrix p.
         std::vector<int> perm(P);
         std::iota(perm.begin(), perm.end(), 0);
         std::shuffle(perm.begin(), perm.end(), conf::rng());
@@ -189,8 +193,8 @@ TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
         S *bases[3] = {pa, pb, pc};
         for (int o = 0; o < 3; ++o) {
           ops[o]->ld = ld;
-          // No NULL entry: with cuBLAS allowed, the run goes through moved copies of the arrays.
-          if (arrays) ops[o]->p = reinterpret_cast<const char *>(ptrs.get()) + o * P * sizeof(S *), ops[o]->step = offs[o], ops[o]->array = true, ops[o]->maybe_null = false;
+          // No NULL entry: with cuBLAS allowed, the run goes through pointer lists the core builds.
+          if (arrays || (form == kMixed && o < 2)) ops[o]->p = reinterpret_cast<const char *>(ptrs.get()) + o * P * sizeof(S *), ops[o]->step = offs[o], ops[o]->array = true, ops[o]->maybe_null = false;
           else ops[o]->p = bases[o] + offs[o], ops[o]->step = mat, ops[o]->array = false;
         }
         int device = 0;

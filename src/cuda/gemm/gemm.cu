@@ -96,10 +96,6 @@ int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host, co
   });
 }
 
-int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
-  return by_precision(p, [&](auto x) { return vendor<decltype(x)>(s, run); });
-}
-
 namespace {
 // Whether cuBLAS needs pointer lists built for the run: array operands moved to sub-blocks (it
 // has no offsets), or arrays beside an evenly spaced operand (a blocked algorithm's workspace
@@ -114,6 +110,14 @@ bool needs_built_lists(const GemmSeg &g) {
   return arrays > 0 && arrays < 3;
 }
 
+}  // namespace
+
+int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run) {
+  if (needs_built_lists(run)) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned: gemm() builds them
+  return by_precision(p, [&](auto x) { return vendor<decltype(x)>(s, run); });
+}
+
+namespace {
 // One operand's matrices for the lists: array entries moved by `bytes`, or a base and a stride
 // of `bytes` per problem.
 struct ListSource {

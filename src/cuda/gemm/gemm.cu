@@ -58,8 +58,7 @@ bool core_vendor_pays(DevPrec p, const GemmSeg &r) {
   if (core_skinny_run(r.m, r.n, r.k)) return false;
   if (!core_vendor_min_work_applies(p)) return vendor_pays(r.m, r.n, r.k, r.problems);
   static const int forced = tuning_env("BLAS_BATCHED_CORE_VENDOR_MIN_WORK");
-  const double min_work = forced ? double(forced) : kCoreVendorMinWork;
-  return r.problems >= kVendorMinProblems || double(r.m) * r.n * r.k * double(r.problems) >= min_work;
+  return vendor_pays(r.m, r.n, r.k, r.problems, forced ? double(forced) : kCoreVendorMinWork);
 }
 }  // namespace
 

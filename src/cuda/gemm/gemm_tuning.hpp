@@ -33,8 +33,8 @@ constexpr int64_t kVendorMinProblems = kVendorMinProblemsRun;
 // runs in complex and r16: trsm/trmm's recursion on one large problem, 4096 x 512 x 4096 at
 // the top level for M = 8192; r32 and r64 have kCoreVendorMinWork below).
 constexpr double kVendorMinWork = double(1 << 28);
-inline bool vendor_pays(int m, int n, int k, int64_t problems) {
-  return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= kVendorMinWork;
+inline bool vendor_pays(int m, int n, int k, int64_t problems, double min_work = kVendorMinWork) {
+  return problems >= kVendorMinProblems || double(m) * n * k * double(problems) >= min_work;
 }
 // The core's runs (gemm() in gemm.hpp: blocked factorizations' updates, trsm/trmm's recursion)
 // are few sub-blocks of large problems, one cuBLAS call each, where the library's tiles leave

@@ -13,7 +13,8 @@
 # getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
 # corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
-# problem against the blocked algorithm). From the device tool:
+# problem against the blocked algorithm). A kernel against its previous version on the same card:
+# tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
 set -uo pipefail

@@ -1170,7 +1170,10 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   };
   std::vector<Case> cases = {{63, 1},  {64, 1},    {127, 1},   {128, 1},   {63, 3},    {64, 3},   {511, 3},
                              {512, 3}, {128, 128}, {128, 129}, {128, 256}, {128, 257}, {512, 2}};
-  if (!gpu::reduced()) cases.push_back({511, 129}), cases.push_back({512, 129});
+  // c64 alone: the other precisions have no edge there (real's 512 shows with three problems),
+  // and the reference and residuals at 129 x 512 kept r32 alone busy for more than 590 s (H200,
+  // 2026-11-27).
+  if (!gpu::reduced() && c64) cases.push_back({511, 129}), cases.push_back({512, 129});
   auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
     const int per_problem_from = c.count <= 1 ? 64

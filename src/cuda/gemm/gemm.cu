@@ -209,16 +209,26 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
     const bool take = vendor && gemm_vendor_ok(p, r) && (vendor_backend || s.cublas(true));
     config[i] = take ? kConfigVendor : gemm_kernel_config(p, r, aligned[i]);
   }
+  bool kernels = false;
   for (int i = 0; i < count; ++i) {
-    if (config[i] != kConfigVendor) continue;
+    if (config[i] != kConfigVendor) {
+      kernels = true;
+      continue;
+    }
     int status = 0;
     if (!needs_built_lists(runs[i])) status = gemm_vendor(s, p, runs[i]);
-    else if (!vendor_listed(s, p, runs[i], status)) config[i] = gemm_kernel_config(p, runs[i], aligned[i]);
+    else if (!vendor_listed(s, p, runs[i], status)) {
+      config[i] = gemm_kernel_config(p, runs[i], aligned[i]);
+      kernels = true;
+    }
     if (status) return status;
   }
+  // All in cuBLAS (a recursion's or blocked algorithm's single gemm, called many times per
+  // call): no pass over the configurations, whose host time the queue would wait for.
+  if (!kernels) return s.status();
+  GemmSeg batch[kInlineSegs];
   for (int c = 0; c < kGemmConfigs; ++c) {
     const GemmShapeInfo shape = gemm_shape(p, c);
-    GemmSeg batch[kInlineSegs];
     int in_batch = 0;
     int64_t units = 0;
     for (int i = 0; i <= count; ++i) {

@@ -39,13 +39,13 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
 }
 
-// op(A)'s diagonal blocks of order nb (kTriInverseBlock) of one problem's triangle, ready to be
+// op(A)'s diagonal blocks of order nb (tri_inverse_block()) of one problem's triangle, ready to be
 // multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
 // trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
 // w: room for a block x lines copy of B's rows.
 struct DiagonalBlocks {
   char *t = nullptr, *w = nullptr;
-  int nb = kTriInverseBlock, full = 0;
+  int nb = tri_inverse_block(), full = 0;
 };
 
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,

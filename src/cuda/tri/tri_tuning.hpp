@@ -60,10 +60,19 @@ constexpr int kTriInverseMinLines = 128;
 // with the library's gemm kernels, 1.32-1.84 ms with cuBLAS's).
 // Blocks of 128 / 512 / 1024 measured 2.66 / 1.75 / 2.14 ms against 1.84 for 256 in one run.
 constexpr bool kTriInverseVendorGemm = true;
+// BLAS_BATCHED_TRI_INVERSE_BLOCK=<order> moves kTriInverseBlock (a multiple of the leaves'
+// order, 64..2048; read once).
+inline int tri_inverse_block() {
+  static const int nb = [] {
+    const int v = tuning_env("BLAS_BATCHED_TRI_INVERSE_BLOCK");
+    return v >= 64 && v <= 2048 && v % kTriLeafMax == 0 ? v : kTriInverseBlock;
+  }();
+  return nb;
+}
 inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no
   return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&
-         r.order() >= 2 * kTriInverseBlock && r.lines() >= kTriInverseMinLines;
+         r.order() >= 2 * tri_inverse_block() && r.lines() >= kTriInverseMinLines;
 }
 // Lanes per team of a leaf kernel: a line each, at least K (the warp's triangles fit), at most
 // a warp; a problem with more lines takes several teams (chunks of lines).

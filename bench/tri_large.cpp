@@ -3,8 +3,9 @@
 // data) against cublasDtrsm / cublasDtrmm and against cublasDgemm of the same flops (M^2 N =
 // 2 M N K with K = M / 2), all timed with CUDA events in one run on the same buffers. The
 // library's rows come twice: as called, and "queued", with the stream held by a host function
-// until the whole call is enqueued, so that the GPU runs it back to back: where queued is
-// faster, the call waits on its host side (launch overhead), not on the GPU.
+// until the whole call is enqueued, so that the GPU runs it back to back (the call must not
+// wait on the stream before its end, which the one-large-triangle path does not): where queued
+// is faster, the call waits on its host side (launch overhead), not on the GPU.
 //   blas_batched_tri_large [M N [reps]]   prints one CSV line per routine and backend
 #include <blas_batched/blas_batched.h>
 #include <cublas_v2.h>

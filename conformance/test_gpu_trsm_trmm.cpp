@@ -354,7 +354,7 @@ TYPED_TEST(GpuTrsmTrmm, SubnormalDiagonal) {
   }
 }
 
-// One large problem, both sides, two sets of options. Host pointer arrays make it a strided
+// One large problem, both sides, three sets of options. Host pointer arrays make it a strided
 // run: order >= 512 with >= 128 lines goes by diagonal blocks (256 x 256, inverted or made full
 // beforehand; 1000 leaves a partial last block). Device pointer arrays keep the in-place
 // recursion several levels deep (the split at 1024, 512, ...): at order 2048 in r32 and r64
@@ -370,8 +370,10 @@ TYPED_TEST(GpuTrsmTrmm, OneLargeProblem) {
     BLAS_Op ta;
     BLAS_Diag diag;
   };
+  // op(A) lower in the first two, upper in the third (the diagonal blocks' upper triangles).
   const Options sets[] = {{BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit},
-                          {BLAS_Upper, is_cplx<T> ? BLAS_ConjTrans : BLAS_Trans, BLAS_Unit}};
+                          {BLAS_Upper, is_cplx<T> ? BLAS_ConjTrans : BLAS_Trans, BLAS_Unit},
+                          {BLAS_Upper, BLAS_NoTrans, BLAS_NonUnit}};
   for (const Options &o : sets)
     for (bool solve : {true, false})
       for (BLAS_Side side : kSides) {

@@ -24,6 +24,7 @@ alt_build=$build-ab
 t0=$(date +%s)
 rm -rf "$alt_build" && cp -a "$build" "$alt_build"
 cp "$root/$ABFILE" "$out/ab-saved" && cp "$root/$ABALT" "$root/$ABFILE"
+trap 'cp "$out/ab-saved" "$root/$ABFILE"' EXIT  # A's file back even if the job is stopped
 cmake --build "$alt_build" -j "$(nproc)" --target blas_batched_bench blas_batched_tri_large > "$out/ab-build.log" 2>&1
 built=$?
 cp "$out/ab-saved" "$root/$ABFILE"  # A's file back, whatever happened

@@ -13,7 +13,8 @@
 # getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
 # corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
-# problem against the blocked algorithm). A kernel against its previous version on the same card:
+# problem against the blocked algorithm; trilarge: one large triangle's block order and block
+# product, TRIBLOCKS, TRILARGE). A kernel against its previous version on the same card:
 # tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -318,6 +319,22 @@ if has tribench; then
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
   "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
   cat "$out/tri-large-$gpu.csv"
+fi
+if has trilarge; then
+  # One large triangle by diagonal blocks under its switches (tri_tuning.hpp): block orders
+  # TRIBLOCKS, each block's product by gemm on a copy or by cuBLAS's trmm in place, the call as
+  # called and queued (the GPU alone), at TRILARGE ("M N" pairs, comma-separated).
+  IFS=, read -ra shapes <<< "${TRILARGE:-8192 512,4096 512}"
+  for nb in ${TRIBLOCKS:-256 512 1024}; do
+    for leaf in gemm trmm; do
+      for mn in "${shapes[@]}"; do
+        # shellcheck disable=SC2086
+        BLAS_BATCHED_TRI_INVERSE_BLOCK=$nb BLAS_BATCHED_TRI_BLOCK_LEAF=$leaf "$build/bench/blas_batched_tri_large" $mn 10 |
+          grep -v "^device" | sed "s/^/$nb,$leaf,/" || rc=1
+      done
+    done
+  done > "$out/trilarge-$gpu.csv" 2>&1
+  grep -E "native|dgemm" "$out/trilarge-$gpu.csv" | awk -F, '{print $1, $2, $4, $5, $6, $7, $8, $10, $11}'
 fi
 if has invbench; then
   # The inverse in one call against getrf + getri as two calls and cuBLAS getrfBatched +

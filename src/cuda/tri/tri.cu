@@ -2,6 +2,7 @@
 // configuration, and the recursion over larger triangles (leaves and the gemm core on
 // sub-blocks of the caller's operands), every precision in this file.
 #include "../gemm/gemm.hpp"
+#include "../vendor/vendor_calls.cuh"
 #include "tri_leaf.cuh"
 
 namespace bb::cuda {
@@ -42,7 +43,7 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
 // op(A)'s diagonal blocks of order nb (tri_inverse_block()) of one problem's triangle, ready to be
 // multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
 // trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
-// w: room for a block x lines copy of B's rows.
+// w: room for a block x lines copy of B's rows (none where block_leaf runs cuBLAS's trmm).
 struct DiagonalBlocks {
   char *t = nullptr, *w = nullptr;
   int nb = tri_inverse_block(), full = 0;
@@ -51,10 +52,39 @@ struct DiagonalBlocks {
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,
             int at = 0);
 
+// block_leaf by cuBLAS's trmm, in place on B's block: the block's triangle (op(A)'s, lower
+// where op(A) is) as stored, its diagonal read (a unit one is stored as ones).
+template <class S>
+int block_leaf_trmm(Session &s, const TriRun &r, const DiagonalBlocks &d, int i) {
+  if constexpr (!(std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, cplx<float>> ||
+                  std::is_same_v<S, cplx<double>>)) {
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned: half precisions take no diagonal blocks
+  } else {
+    auto h = static_cast<cublasHandle_t>(s.cublas());
+    if (!h) return s.status();
+    using CT = typename dev<S>::C;
+    const CT alpha = scalar_from<CT>(r.alpha);
+    const bool m_lower = r.lower != (r.trans != 0);
+    const S *block = reinterpret_cast<const S *>(d.t) + std::size_t(i) * d.nb * d.nb;
+    S *b = static_cast<S *>(const_cast<void *>(r.B.p));
+    s.started();
+    const cublasStatus_t st = vendor_calls::trmm_one(
+        h, r.left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT, m_lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER,
+        CUBLAS_OP_N, CUBLAS_DIAG_NON_UNIT, r.m, r.n, reinterpret_cast<const S *>(&alpha), block, d.nb, b, r.B.ld, b,
+        r.B.ld);
+    if (st != CUBLAS_STATUS_SUCCESS)
+      return s.fail(st == CUBLAS_STATUS_ALLOC_FAILED ? BLAS_BATCHED_ERR_DEVICE_ALLOC : BLAS_BATCHED_ERR_DEVICE);
+    return s.status();
+  }
+}
+
 // A full diagonal block of one problem (the run's triangle is op(A)'s block i): B's rows (side
 // Left) or columns (Right) copied aside, then B = alpha * block x copy (or copy x block) through
-// the gemm core. Operands strided, one problem.
+// the gemm core. Operands strided, one problem. With cuBLAS (vendor_backend here) and
+// tri_block_leaf_by_trmm(): block_leaf_trmm.
 int block_leaf(Session &s, DevPrec p, const TriRun &r, const DiagonalBlocks &d, int i, bool vendor_backend) {
+  if (vendor_backend && tri_block_leaf_by_trmm())
+    return by_precision(p, [&](auto x) { return block_leaf_trmm<decltype(x)>(s, r, d, i); });
   const int nb = d.nb, elem = elem_bytes(p), lines = r.lines(), ldb = r.B.ld;
   const std::size_t rows = r.left ? nb : lines, cols = r.left ? lines : nb;  // B's block
   s.started();
@@ -89,7 +119,12 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   DiagonalBlocks d;
   const int nb = d.nb, n = r.order(), elem = elem_bytes(p);
   d.full = n / nb;
-  const std::size_t t_bytes = std::size_t(d.full) * nb * nb * elem, w_bytes = std::size_t(nb) * r.lines() * elem;
+  // Every gemm of this path (the blocks' batched recursion, the block leaves, the couplings)
+  // goes to cuBLAS, measured faster here (tri_tuning.hpp), where its handle can be made.
+  const bool vendor_gemm = vendor_backend || (kTriInverseVendorGemm && s.cublas(true));
+  const bool copies = !(vendor_gemm && tri_block_leaf_by_trmm());  // block_leaf's copies of B's blocks
+  const std::size_t t_bytes = std::size_t(d.full) * nb * nb * elem,
+                    w_bytes = copies ? std::size_t(nb) * r.lines() * elem : 0;
   void *work = nullptr;
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
@@ -116,9 +151,6 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
   blocks.info = nullptr;
   blocks.A.step = int64_t(nb) * (int64_t(r.A.ld) + 1);  // A(i nb, i nb): op(A)'s diagonal blocks
   blocks.B = DevOperand{d.t, int64_t(nb) * nb, nb, false};
-  // Every gemm of this path (the blocks' batched recursion, the block leaves, the couplings)
-  // goes to cuBLAS, measured faster here (tri_tuning.hpp), where its handle can be made.
-  const bool vendor_gemm = vendor_backend || (kTriInverseVendorGemm && s.cublas(true));
   recurse(s, p, blocks, vendor_gemm);
   recurse(s, p, r, vendor_gemm, &d, 0);
   s.check(cudaFreeAsync(work, stream));  // stream-ordered: after the work above

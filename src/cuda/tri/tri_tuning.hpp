@@ -5,6 +5,9 @@
 #pragma once
 #include "tri.hpp"
 
+#include <cstdlib>
+#include <string>
+
 namespace bb::cuda {
 
 // kTriLeaf<K>: triangle order <= K (K = 2..32), one line of B per lane, a team of
@@ -49,10 +52,11 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
-// of this order, each finished by one gemm with the block's inverse (trsm) or the block as a
-// full matrix (trmm), computed for every block at once beforehand (a batched call over the
+// of this order, each finished by one product with the block's inverse (trsm) or the block as
+// a full matrix (trmm), computed for every block at once beforehand (a batched call over the
 // blocks), instead of kTriInverseBlock / 32 leaves in series. Workspace: order x block
-// elements for the blocks and block x lines for a copy of B's rows, never B's size.
+// elements for the blocks and, where the product is a gemm, block x lines for a copy of B's
+// rows; never B's size.
 constexpr int kTriInverseBlock = 256;
 constexpr int64_t kTriInverseMaxProblems = 4;  // taken one after the other
 constexpr int kTriInverseMinLines = 128;
@@ -68,6 +72,19 @@ inline int tri_inverse_block() {
     return v >= 64 && v <= 2048 && v % kTriLeafMax == 0 ? v : kTriInverseBlock;
   }();
   return nb;
+}
+// A full block's product: one gemm on a copy of B's block (false), or cuBLAS's trmm in place on
+// the block's triangle (true: one call instead of a copy and a call, half the flops; the path
+// waits on the host, NOTES-tri.md). Not measured yet; BLAS_BATCHED_TRI_BLOCK_LEAF=trmm or gemm
+// (read once) picks one.
+constexpr bool kTriBlockLeafByTrmm = false;
+inline bool tri_block_leaf_by_trmm() {
+  static const bool trmm = [] {
+    const char *e = std::getenv("BLAS_BATCHED_TRI_BLOCK_LEAF");
+    const std::string v = e ? e : "";
+    return v == "trmm" ? true : v == "gemm" ? false : kTriBlockLeafByTrmm;
+  }();
+  return trmm;
 }
 inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no

@@ -53,6 +53,12 @@ namespace bb::cuda::vendor_calls {
     return cublas##X##trsmBatched(h, side, uplo, trans, diag, m, n, (const CU *)alpha, (const CU *const *)A, \
                                   lda, (CU *const *)B, ldb, count);                                       \
   }                                                                                                       \
+  inline cublasStatus_t trmm_one(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo,          \
+                                 cublasOperation_t trans, cublasDiagType_t diag, int m, int n,            \
+                                 const S *alpha, const S *A, int lda, const S *B, int ldb, S *C, int ldc) { \
+    return cublas##X##trmm(h, side, uplo, trans, diag, m, n, (const CU *)alpha, (const CU *)A, lda,       \
+                           (const CU *)B, ldb, (CU *)C, ldc);                                             \
+  }                                                                                                       \
   BB_VENDOR_POTRF(S, CU, X)
 
 BB_VENDOR_CALLS(float, float, S)

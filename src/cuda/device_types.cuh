@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace bb::cuda {
 
@@ -23,6 +24,12 @@ template <> struct dev<__half> { using C = float; static constexpr bool complex 
 template <> struct dev<cplx<float>> { using C = cplx<float>; static constexpr bool complex = true; };
 template <> struct dev<cplx<double>> { using C = cplx<double>; static constexpr bool complex = true; };
 template <> struct dev<chalf> { using C = cplx<float>; static constexpr bool complex = true; };
+// Storage types with cuBLAS/cuSOLVER routines of their own (s, d, c, z; not the half types).
+template <class S>
+constexpr bool has_vendor() {
+  return std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, cplx<float>> ||
+         std::is_same_v<S, cplx<double>>;
+}
 
 // storage -> compute
 __device__ __forceinline__ float widen(float x) { return x; }

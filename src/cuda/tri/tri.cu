@@ -56,8 +56,7 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
 // where op(A) is) as stored, its diagonal read (a unit one is stored as ones).
 template <class S>
 int block_leaf_trmm(Session &s, const TriRun &r, const DiagonalBlocks &d, int i) {
-  if constexpr (!(std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, cplx<float>> ||
-                  std::is_same_v<S, cplx<double>>)) {
+  if constexpr (!has_vendor<S>()) {
     return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned: half precisions take no diagonal blocks
   } else {
     auto h = static_cast<cublasHandle_t>(s.cublas());

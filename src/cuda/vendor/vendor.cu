@@ -322,12 +322,6 @@ void enqueue(Session &s, K kernel, int64_t blocks, int threads, Args... args) {
   s.check_launch();
 }
 
-template <class S>
-constexpr bool has_vendor() {
-  return std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, cplx<float>> ||
-         std::is_same_v<S, cplx<double>>;
-}
-
 // One part of a run (at most the workspace's batch of problems): its slices of the workspace.
 template <class S>
 struct Part {

@@ -11,3 +11,9 @@
     return bb::run_call<T>(c);                                                                   \
   }
 BB_FOR_EACH_PRECISION(BB_ENTRY)
+
+namespace bb {
+#define BB_RUN_CALL_HERE(p, PublicT, T) BB_RUN_CALL(, GetrfCall, T)
+BB_FOR_EACH_PRECISION(BB_RUN_CALL_HERE)
+#undef BB_RUN_CALL_HERE
+}  // namespace bb

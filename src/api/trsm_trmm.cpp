@@ -19,3 +19,9 @@
   BB_TRIANGULAR_ENTRY(trsm, trsm, p, PublicT, T)    \
   BB_TRIANGULAR_ENTRY(trmm, trmm, p, PublicT, T)
 BB_FOR_EACH_PRECISION(BB_ENTRY)
+
+namespace bb {
+#define BB_RUN_CALL_HERE(p, PublicT, T) BB_RUN_CALL(, TrsmCall, T) BB_RUN_CALL(, TrmmCall, T)
+BB_FOR_EACH_PRECISION(BB_RUN_CALL_HERE)
+#undef BB_RUN_CALL_HERE
+}  // namespace bb

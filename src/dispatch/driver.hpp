@@ -275,4 +275,19 @@ int run_call(const Call &c) noexcept {
   }
 }
 
+// Each routine's run_call is compiled once, beside its group API entry points
+// (src/api/<routine>.cpp: BB_RUN_CALL with an empty kind); the strided entry points (src/api/strided_*.cpp) call
+// that copy instead of compiling their own: the driver is the build's heaviest host template.
+template <class T>
+using TrsmCall = TriangularCall<T, Routine::trsm>;
+template <class T>
+using TrmmCall = TriangularCall<T, Routine::trmm>;
+#define BB_RUN_CALL(kind, Call, T) kind template int run_call<T, Call<T>>(const Call<T> &) noexcept;
+#define BB_RUN_CALLS_EXTERN(p, PublicT, T)                                                         \
+  BB_RUN_CALL(extern, GemmCall, T) BB_RUN_CALL(extern, TrsmCall, T) BB_RUN_CALL(extern, TrmmCall, T) \
+  BB_RUN_CALL(extern, GetrfCall, T) BB_RUN_CALL(extern, GetriCall, T)                              \
+  BB_RUN_CALL(extern, InverseCall, T) BB_RUN_CALL(extern, PotrfCall, T) BB_RUN_CALL(extern, GeqrfCall, T)
+BB_FOR_EACH_PRECISION(BB_RUN_CALLS_EXTERN)
+#undef BB_RUN_CALLS_EXTERN
+
 }  // namespace bb

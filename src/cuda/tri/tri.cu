@@ -40,13 +40,13 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
 }
 
-// op(A)'s diagonal blocks of order nb (tri_inverse_block()) of one problem's triangle, ready to be
+// op(A)'s diagonal blocks of order nb (tri_inverse_block(order)) of one problem's triangle, ready to be
 // multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
 // trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
 // w: room for a block x lines copy of B's rows (none where block_leaf runs cuBLAS's trmm).
 struct DiagonalBlocks {
   char *t = nullptr, *w = nullptr;
-  int nb = tri_inverse_block(), full = 0;
+  int nb = 0, full = 0;
 };
 
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,
@@ -116,6 +116,7 @@ __global__ void set_identity(S *t, int order, int64_t elements) {
 // block by the leaves.
 int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
   DiagonalBlocks d;
+  d.nb = tri_inverse_block(r.order());
   const int nb = d.nb, n = r.order(), elem = elem_bytes(p);
   d.full = n / nb;
   // Every gemm of this path (the blocks' batched recursion, the block leaves, the couplings)

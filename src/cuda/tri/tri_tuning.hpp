@@ -58,25 +58,32 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
 // elements for the blocks and, where the product is a gemm, block x lines for a copy of B's
 // rows; never B's size.
 constexpr int kTriInverseBlock = 256;
+// From this order, blocks of kTriInverseBlockLarge: half the blocks, so half the host calls the
+// call waits on (H100, 2026-11-28, r64, N = 512, ms, as called, blocks of 256 / 512: trsm
+// M = 8192 1.58 / 1.30, M = 4096 0.83 / 0.73; trmm 8192 1.28 / 1.37, 4096 0.93 / 0.84; the GPU's
+// work alone within 5 % either way; 1024: slower in all four). One run each.
+constexpr int kTriInverseBlockLargeFrom = 4096;
+constexpr int kTriInverseBlockLarge = 512;
 constexpr int64_t kTriInverseMaxProblems = 4;  // taken one after the other
 constexpr int kTriInverseMinLines = 128;
 // Its gemms go to cuBLAS, small couplings included (H200, M = 8192, N = 512, r64 trsm: 2.68 ms
 // with the library's gemm kernels, 1.32-1.84 ms with cuBLAS's).
 // Blocks of 128 / 512 / 1024 measured 2.66 / 1.75 / 2.14 ms against 1.84 for 256 in one run.
 constexpr bool kTriInverseVendorGemm = true;
-// BLAS_BATCHED_TRI_INVERSE_BLOCK=<order> moves kTriInverseBlock (a multiple of the leaves'
-// order, 64..2048; read once).
-inline int tri_inverse_block() {
-  static const int nb = [] {
+// The block order for a triangle of this order. BLAS_BATCHED_TRI_INVERSE_BLOCK=<order> sets it
+// for every order (a multiple of the leaves' order, 64..2048; read once).
+inline int tri_inverse_block(int order) {
+  static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_INVERSE_BLOCK");
-    return v >= 64 && v <= 2048 && v % kTriLeafMax == 0 ? v : kTriInverseBlock;
+    return v >= 64 && v <= 2048 && v % kTriLeafMax == 0 ? v : 0;
   }();
-  return nb;
+  return forced ? forced : order >= kTriInverseBlockLargeFrom ? kTriInverseBlockLarge : kTriInverseBlock;
 }
 // A full block's product: one gemm on a copy of B's block (false), or cuBLAS's trmm in place on
-// the block's triangle (true: one call instead of a copy and a call, half the flops; the path
-// waits on the host, NOTES-tri.md). Not measured yet; BLAS_BATCHED_TRI_BLOCK_LEAF=trmm or gemm
-// (read once) picks one.
+// the block's triangle (true: one call instead of a copy and a call, half the flops). cuBLAS's
+// in-place trmm is the slower (H100, 2026-11-28, r64, N = 512, blocks of 256, ms, gemm / trmm:
+// trsm M = 8192 1.58 / 3.03, 4096 0.83 / 1.38; trmm 1.28 / 2.99, 0.93 / 1.36; the same with
+// blocks of 512 and 1024). BLAS_BATCHED_TRI_BLOCK_LEAF=trmm or gemm (read once) picks one.
 constexpr bool kTriBlockLeafByTrmm = false;
 inline bool tri_block_leaf_by_trmm() {
   static const bool trmm = [] {
@@ -89,7 +96,7 @@ inline bool tri_block_leaf_by_trmm() {
 inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   const bool half = p == DevPrec::r16 || p == DevPrec::c16;  // inverses in half precision: no
   return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&
-         r.order() >= 2 * tri_inverse_block() && r.lines() >= kTriInverseMinLines;
+         r.order() >= 2 * tri_inverse_block(r.order()) && r.lines() >= kTriInverseMinLines;
 }
 // Lanes per team of a leaf kernel: a line each, at least K (the warp's triangles fit), at most
 // a warp; a problem with more lines takes several teams (chunks of lines).

@@ -14,7 +14,7 @@
 # corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
 # problem against the blocked algorithm; trilarge: one large triangle's block order and block
-# product, TRIBLOCKS, TRILARGE). A kernel against its previous version on the same card:
+# product, TRIBLOCKS, TRILARGE; trileaf: the recursion's leaf order, TRILEAVES). A kernel against its previous version on the same card:
 # tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -319,6 +319,22 @@ if has tribench; then
   grep -E "check failed|skipped|^blas_batched_bench:" "$out/tribench-$gpu.log" | head -20
   "$build/bench/blas_batched_tri_large" 8192 512 > "$out/tri-large-$gpu.csv" 2>&1 || rc=1
   cat "$out/tri-large-$gpu.csv"
+fi
+if has trileaf; then
+  # The recursion's leaf order (BLAS_BATCHED_TRI_RECURSION_LEAF, tri_tuning.hpp) at 33..256:
+  # TRILEAVES in turn, twice (A B A B), batched trsm and trmm, strided, against cuBLAS.
+  bench=$build/bench/blas_batched_bench
+  for rep in 1 2; do
+    for leaf in ${TRILEAVES:-32 16}; do
+      for p in ${TRIPREC:-c64 c32 r64}; do
+        BLAS_BATCHED_TRI_RECURSION_LEAF=$leaf "$bench" --routine trsm,trmm --prec $p \
+          --sizes ${TRISIZES:-48,64,96,128,256} --device gpu --check --backend native-strided,cublas-direct \
+          --csv "$out/trileaf-$leaf-$p-$rep-$gpu.csv" |
+          grep -E "^(trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]|check failed" | sed "s/^/$rep $leaf /" || rc=1
+      done
+    done
+  done > "$out/trileaf-$gpu.log" 2>&1
+  awk '{print $1, $2, $3, $4, $5, $6, $7, $8, $14, $16, $18, $19}' "$out/trileaf-$gpu.log"
 fi
 if has trilarge; then
   # One large triangle by diagonal blocks under its switches (tri_tuning.hpp): block orders

@@ -50,7 +50,7 @@ struct DiagonalBlocks {
 };
 
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,
-            int at = 0);
+            int at = 0, bool inner = false);
 
 // block_leaf by cuBLAS's trmm, in place on B's block: the block's triangle (op(A)'s, lower
 // where op(A) is) as stored, its diagonal read (a unit one is stored as ones).
@@ -164,21 +164,23 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
 // B_o = alpha B_o - coupling x X_f, solve o with alpha = 1. trmm: B_o = alpha M_oo B_o first
 // (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
 // With d (one large triangle), the splits fall on d's block boundaries and a full block ends
-// in block_leaf; at: the run's triangle's first row in the whole triangle.
-int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at) {
+// in block_leaf; at: the run's triangle's first row in the whole triangle. inner: a half of a
+// larger triangle, whose leaves stop at tri_recursion_leaf().
+int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at,
+            bool inner) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int n = r.order(), elem = elem_bytes(p);
   if (d && n <= d->nb) {
     if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
     d = nullptr;  // the partial last block: leaves
   }
-  if (n <= kTriLeafMax) {
+  if (n <= (inner ? tri_recursion_leaf() : kTriLeafMax)) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);
     return tri_launch(s, p, config, &leaf, nullptr, nullptr, 1, tri_units(leaf, config));
   }
-  const int split = d ? d->nb : kTriSplitMultiple;  // by blocks: halves of whole blocks
+  const int split = d ? d->nb : tri_recursion_leaf();  // by blocks: halves of whole blocks
   const int n1 = ((n / 2 + split - 1) / split) * split;
   const int start[2] = {0, n1}, size[2] = {n1, n - n1};
   const bool m_lower = r.lower != (r.trans != 0);  // op(A) lower
@@ -190,7 +192,7 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
     t.B = r.left ? sub_block(r.B, start[h], 0, elem) : sub_block(r.B, 0, start[h], elem);
     (r.left ? t.m : t.n) = size[h];
     if (!with_alpha) t.alpha[0] = 1, t.alpha[1] = 0;
-    return recurse(s, p, t, vendor_backend, d, at + start[h]);
+    return recurse(s, p, t, vendor_backend, d, at + start[h], true);
   };
   // B's half o += (trsm: -1, trmm: alpha) * the coupling of half f; trsm also scales B's half
   // o by alpha (beta), as its solve then runs with alpha = 1.

@@ -14,8 +14,12 @@ namespace bb::cuda {
 // max(K, lines) lanes (power of two, at most a warp) per problem and chunk of lines.
 enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, kTriConfigs };
 constexpr int kTriLeafMax = 32;
-// The recursion splits a triangle of order n at a multiple of this (the leaves' order).
-constexpr int kTriSplitMultiple = kTriLeafMax;
+// Within the recursion (the halves of a triangle of order > kTriLeafMax), triangles of at most
+// this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and
+// a gemm per level for a leaf with fewer registers (c64 at K = 32: 218, 27 % of bandwidth
+// against 28 % at K = 16 in the first H100 version). Not measured yet;
+// BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16 or 32 (read once) sets it for every precision.
+constexpr int kTriRecursionLeaf = kTriLeafMax;
 constexpr int tri_leaf_side(int config) { return 2 << config; }
 // A team's triangle in shared memory, packed by rows (K (K + 1) / 2 elements), then the K
 // reciprocals of its diagonal.
@@ -50,6 +54,13 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
+}
+inline int tri_recursion_leaf() {
+  static const int leaf = [] {
+    const int v = tuning_env("BLAS_BATCHED_TRI_RECURSION_LEAF");
+    return v == 8 || v == 16 || v == 32 ? v : kTriRecursionLeaf;
+  }();
+  return leaf;
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
 // of this order, each finished by one product with the block's inverse (trsm) or the block as

@@ -321,20 +321,22 @@ if has tribench; then
   cat "$out/tri-large-$gpu.csv"
 fi
 if has trileaf; then
-  # The recursion's leaf order (BLAS_BATCHED_TRI_RECURSION_LEAF, tri_tuning.hpp) at 33..256:
+  # The recursion's leaf order (BLAS_BATCHED_TRI_RECURSION_LEAF, tri_tuning.hpp) above 32:
   # TRILEAVES in turn, twice (A B A B), batched trsm and trmm, strided, against cuBLAS.
+  # Printed: rep, leaf, routine, prec, backend, n, batch, ms, kernel ms, x cuBLAS, error.
   bench=$build/bench/blas_batched_bench
   for rep in 1 2; do
     for leaf in ${TRILEAVES:-32 16}; do
       for p in ${TRIPREC:-c64 c32 r64}; do
         BLAS_BATCHED_TRI_RECURSION_LEAF=$leaf "$bench" --routine trsm,trmm --prec $p \
           --sizes ${TRISIZES:-48,64,96,128,256} --device gpu --check --backend native-strided,cublas-direct \
-          --csv "$out/trileaf-$leaf-$p-$rep-$gpu.csv" |
-          grep -E "^(trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]|check failed" | sed "s/^/$rep $leaf /" || rc=1
+          --csv "$out/trileaf-$leaf-$p-$rep-$gpu.csv" 2>&1 | sed "s/^/$rep $leaf /" || rc=1
       done
     done
   done > "$out/trileaf-$gpu.log" 2>&1
-  awk '{print $1, $2, $3, $4, $5, $6, $7, $8, $14, $16, $18, $19}' "$out/trileaf-$gpu.log"
+  grep -E "^[0-9]+ [0-9]+ (trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/trileaf-$gpu.log" |
+    awk '{print $1, $2, $3, $4, $5, $6, $7, $9, $10, $16, $19}'
+  grep -E "check failed|skipped|blas_batched_bench:" "$out/trileaf-$gpu.log" | grep -v "no batched trmm" | head -20
 fi
 if has trilarge; then
   # One large triangle by diagonal blocks under its switches (tri_tuning.hpp): block orders

@@ -10,12 +10,14 @@
 //   recursive  (larger)  tri_recursive() below: the triangle split in two, a half-size call, a
 //              gemm through the library's gemm core on the off-diagonal block, the other half;
 //              in place, no workspace; leaves as above (KBLAS's driver/kernel split). A run of
-//              order n costs about n / 16 launches (a leaf per 32 rows, a gemm between).
+//              order n costs about n / 16 launches (a leaf per 32 rows, a gemm between; inner
+//              leaves of tri_recursion_leaf(), 32 by default).
 //   diagonal blocks  (one large triangle: tri_by_diagonal_blocks in tri_tuning.hpp) the
-//              recursion down to 256-blocks only, each one product (a gemm on a copy, or
-//              cuBLAS's trmm in place) with the block's inverse (trsm) or full copy (trmm), all
-//              computed beforehand in one batched recursion; workspace order x 256 (+ 256 x
-//              lines for the copies) elements from a pool of the library's own.
+//              recursion down to nb-blocks only (nb = tri_inverse_block(order)), each one
+//              product (a gemm on a copy, or cuBLAS's trmm in place) with the block's inverse
+//              (trsm) or full copy (trmm), all computed beforehand in one batched recursion;
+//              workspace order x nb (+ nb x lines for the copies) elements from a pool of the
+//              library's own.
 #pragma once
 #include "../factor_run.hpp"  // BB_HOST_DEVICE
 #include "../device_operand.hpp"

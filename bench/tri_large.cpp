@@ -5,7 +5,8 @@
 // library's rows come twice: as called, and "queued", with the stream held by a host function
 // until the whole call is enqueued, so that the GPU runs it back to back (the call must not
 // wait on the stream before its end, which the one-large-triangle path does not): where queued
-// is faster, the call waits on its host side (launch overhead), not on the GPU.
+// is faster, the call waits on its host side (launch overhead), not on the GPU; a third row
+// ("enqueue") gives the host's time to enqueue it.
 //   blas_batched_tri_large [M N [reps]]   prints one CSV line per routine and backend
 #include <blas_batched/blas_batched.h>
 #include <cublas_v2.h>
@@ -61,9 +62,13 @@ int main(int argc, char **argv) {
   const double alpha = 1.5, one = 1, zero = 0;
   const double flops = double(M) * M * N;  // trsm and trmm (real)
   // held: the stream waits 20 ms in a host function before the call's work (far longer than
-  // enqueuing it takes), so the events time the GPU alone.
+  // enqueuing it takes), so the events time the GPU alone; the call is then non-blocking
+  // (blas_batched_set_blocking(0)), and its host time until it returns, the enqueuing alone,
+  // goes to enqueue_ms (median).
+  double enqueue_ms = 0;
   auto time = [&](auto &&call, bool held = false) {
     std::vector<float> t;
+    std::vector<double> host;
     for (int r = 0; r <= reps; ++r) {
       CHECK(cudaMemcpyAsync(dB, B.data(), B.size() * sizeof(double), cudaMemcpyHostToDevice, st) == cudaSuccess);
       if (held)
@@ -71,13 +76,19 @@ int main(int argc, char **argv) {
                   st, [](void *) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }, nullptr) ==
               cudaSuccess);
       CHECK(cudaEventRecord(e0, st) == cudaSuccess);
+      if (held) CHECK(blas_batched_set_blocking(0) == 0);
+      const auto h0 = std::chrono::steady_clock::now();
       call();
+      const double host_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - h0).count();
+      if (held) CHECK(blas_batched_set_blocking(1) == 0);
       CHECK(cudaEventRecord(e1, st) == cudaSuccess);
       CHECK(cudaEventSynchronize(e1) == cudaSuccess);
       float ms = 0;
       cudaEventElapsedTime(&ms, e0, e1);
-      if (r) t.push_back(ms);  // the first is a warm-up
+      if (r) t.push_back(ms), host.push_back(host_ms);  // the first is a warm-up
     }
+    std::sort(host.begin(), host.end());
+    if (held) enqueue_ms = host[host.size() / 2];
     std::sort(t.begin(), t.end());
     return double(t[t.size() / 2]);
   };
@@ -127,6 +138,9 @@ int main(int argc, char **argv) {
       const double rate = flops / (ms * 1e6);
       std::printf("%s,%s,%s,%d,%d,%.4f,%.1f,%.1f,%.2f\n", prop.name, name, backends[which], M, N, ms, rate,
                   100 * rate / gemm_rate, residual(solve));
+      // The host's time to enqueue the queued call (non-blocking): where it nears the queued
+      // GPU time, the call as called waits on the host.
+      if (which == 1) std::printf("%s,%s,native-strided-enqueue,%d,%d,%.4f,,,\n", prop.name, name, M, N, enqueue_ms);
     }
   }
   blas_batched_set_cuda_stream(nullptr);

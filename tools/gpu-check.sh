@@ -327,7 +327,7 @@ if has trileaf; then
   bench=$build/bench/blas_batched_bench
   for rep in 1 2; do
     for leaf in ${TRILEAVES:-32 16}; do
-      for p in ${TRIPREC:-c64 c32 r64}; do
+      for p in ${TRIPREC:-c64 c32}; do
         BLAS_BATCHED_TRI_RECURSION_LEAF=$leaf "$bench" --routine trsm,trmm --prec $p \
           --sizes ${TRISIZES:-48,64,96,128,256} --device gpu --check --backend native-strided,cublas-direct \
           --csv "$out/trileaf-$leaf-$p-$rep-$gpu.csv" 2>&1 | sed "s/^/$rep $leaf /" || rc=1

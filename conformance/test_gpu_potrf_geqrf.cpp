@@ -1162,9 +1162,9 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   // own edges show. Edges tried, one order or problem on each side: one problem at 64 (per
   // problem against blocked), the other triangle's one problem from 128; potrfBatched's lowest
   // order with three problems and real's 512; c32's 128 problems and 256 at 128; unreduced,
-  // c64's 129 problems at 512 (column-major). The per-problem path with two problems runs at 512. Not tried
-  // (the reference's and the residuals' cost: minutes): the edges at 1024 and 2048, c64's at
-  // 32 problems (from 1024).
+  // c64's 129 problems at 512 (column-major). The per-problem path with two problems runs at
+  // 512. Not tried (the reference's and the residuals' cost: minutes): the edges at 1024 and
+  // 2048, c64's at 32 problems (from 1024).
   struct Case {
     int n, count;
   };

@@ -276,8 +276,9 @@ int run_call(const Call &c) noexcept {
 }
 
 // Each routine's run_call is compiled once, beside its group API entry points
-// (src/api/<routine>.cpp: BB_RUN_CALL with an empty kind); the strided entry points (src/api/strided_*.cpp) call
-// that copy instead of compiling their own: the driver is the build's heaviest host template.
+// (src/api/<routine>.cpp: BB_RUN_CALL with an empty kind); the strided entry points
+// (src/api/strided_*.cpp) call that copy instead of compiling their own: the driver is the
+// build's heaviest host template.
 template <class T>
 using TrsmCall = TriangularCall<T, Routine::trsm>;
 template <class T>

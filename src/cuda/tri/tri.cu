@@ -40,9 +40,10 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
 }
 
-// op(A)'s diagonal blocks of order nb (tri_inverse_block(order)) of one problem's triangle, ready to be
-// multiplied: block i at t + i * block^2 elements (column-major, ld = block), the inverse for
-// trsm, the triangle with zeros around it (and the unit diagonal) for trmm; blocks [0, full).
+// op(A)'s diagonal blocks of order nb (tri_inverse_block(order)) of one problem's triangle,
+// ready to be multiplied: block i at t + i * nb^2 elements (column-major, ld = nb), the
+// inverse for trsm, the triangle with zeros around it (and the unit diagonal) for trmm;
+// blocks [0, full).
 // w: room for a block x lines copy of B's rows (none where block_leaf runs cuBLAS's trmm).
 struct DiagonalBlocks {
   char *t = nullptr, *w = nullptr;

@@ -16,8 +16,9 @@ enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, 
 constexpr int kTriLeafMax = 32;
 // Within the recursion (the halves of a triangle of order > kTriLeafMax), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and
-// a gemm per level for a leaf with fewer registers (c64 at K = 32: 218, 27 % of bandwidth
-// against 28 % at K = 16 in the first H100 version). Not measured yet;
+// a gemm per level for a leaf with fewer registers (c64 at K = 32: 218 registers, its
+// fully unrolled solve larger than the instruction cache; the first H100 version's c64 trsm
+// kernel ran at 15.6 % of bandwidth at n = 32 against 28.1 % at n = 16). Not measured yet;
 // BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16 or 32 (read once) sets it for every precision.
 constexpr int kTriRecursionLeaf = kTriLeafMax;
 constexpr int tri_leaf_side(int config) { return 2 << config; }

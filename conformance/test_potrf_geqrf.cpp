@@ -70,6 +70,7 @@ void check_factor(const Mat<T> &A, const Mat<T> &F, BLAS_Uplo uplo, bool rounded
   }
   const double res = potrf_residual(A, F, uplo);
   ASSERT_LE(res, residual_limit<T>()) << "||A - L L^H|| / (n ||A|| eps)";
+  ASSERT_LE(potrf_residual_probe(A, F, uplo), residual_limit<T>()) << "||A x - L L^H x|| / (n ||A|| ||x|| eps)";
   if (is_half<T> && rounded_once && n > 0) {
     // L rounded once: about two half roundings of ||L||^2 (about sqrt(n) ||A|| for these
     // matrices), plus n single ones. Measured up to about 2.5; an error of 1 % in L's entries
@@ -132,6 +133,34 @@ void check_potrf(BLAS_Layout layout) {
       count_checked((std::string("potrf ") + traits<T>::name() + " " + backend).c_str(), long(p));
     }
   }
+}
+
+// The residual's probe (potrf_residual_probe, used by the GPU suite between a large group's
+// fully checked problems) passes a correct factor and fails one scaled by 1 + s, whose
+// residual is ((1 + s)^2 - 1) A: for these matrices (eigenvalues in [1, ~2.5]) a probe of at
+// least ((1 + s)^2 - 1) / (2.5 sqrt(n)) / (n eps), over the limit at every order tried.
+TYPED_TEST(Potrf, ResidualProbe) {
+  using T = typename TypeParam::type;
+  SCOPED_TRACE(seed_note());
+  const double s = is_half<T> ? 3.0 : 1e-2;
+  for (BLAS_Layout layout : kLayouts)
+    for (BLAS_Uplo uplo : kUplos)
+      for (int n : {1, 9, 40}) {
+        SCOPED_TRACE("n " + std::to_string(n) + " layout " + layout_name(layout) + " uplo " + uplo_name(uplo));
+        PotrfCase<T> c{layout, {}, {}, {}};
+        c.add(uplo, n, 1);
+        std::vector<Mat<T>> F;
+        std::vector<int> info;
+        {
+          BackendScope scope("reference");
+          ASSERT_EQ(c.run(F, info), 0);
+        }
+        EXPECT_LE(potrf_residual_probe(c.A[0], F[0], uplo), residual_limit<T>());
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < n; ++i)
+            if (in_triangle(uplo, i, j)) F[0](i, j) = narrow<T>(wide(F[0](i, j)) * WideReal<T>(1 + s));
+        EXPECT_GT(potrf_residual_probe(c.A[0], F[0], uplo), residual_limit<T>()) << "a factor scaled by " << 1 + s;
+      }
 }
 
 TYPED_TEST(Potrf, ColumnMajorBothTriangles) { check_potrf<typename TypeParam::type>(BLAS_ColMajor); }

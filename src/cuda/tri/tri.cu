@@ -166,7 +166,7 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
 // (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
 // With d (one large triangle), the splits fall on d's block boundaries and a full block ends
 // in block_leaf; at: the run's triangle's first row in the whole triangle. inner: a half of a
-// larger triangle, whose leaves stop at tri_recursion_leaf().
+// larger triangle, whose leaves stop at tri_recursion_leaf(p, r.solve).
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at,
             bool inner) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
@@ -175,13 +175,13 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
     if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
     d = nullptr;  // the partial last block: leaves
   }
-  if (n <= (inner ? tri_recursion_leaf() : kTriLeafMax)) {
+  if (n <= (inner ? tri_recursion_leaf(p, r.solve) : kTriLeafMax)) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);
     return tri_launch(s, p, config, &leaf, nullptr, nullptr, 1, tri_units(leaf, config));
   }
-  const int split = d ? d->nb : tri_recursion_leaf();  // by blocks: halves of whole blocks
+  const int split = d ? d->nb : tri_recursion_leaf(p, r.solve);  // by blocks: halves of whole blocks
   const int n1 = ((n / 2 + split - 1) / split) * split;
   const int start[2] = {0, n1}, size[2] = {n1, n - n1};
   const bool m_lower = r.lower != (r.trans != 0);  // op(A) lower

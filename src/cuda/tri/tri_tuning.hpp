@@ -16,11 +16,16 @@ enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, 
 constexpr int kTriLeafMax = 32;
 // Within the recursion (the halves of a triangle of order > kTriLeafMax), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and
-// a gemm per level for a leaf with fewer registers (c64 at K = 32: 218 registers, its
-// fully unrolled solve larger than the instruction cache; the first H100 version's c64 trsm
-// kernel ran at 15.6 % of bandwidth at n = 32 against 28.1 % at n = 16). Not measured yet;
-// BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16 or 32 (read once) sets it for every precision.
+// a gemm per level for a leaf with fewer registers (c64 at K = 32: 218 registers, its fully
+// unrolled solve larger than the instruction cache). Measured (H200, 2026-11-28, `gpu-check.sh
+// trileaf`, strided, two runs within 3 %), x cuBLAS trsmBatched at orders 48/64/96/128/256:
+// c64 trsm, leaves of 16: 1.61/1.90/1.47/1.61/1.43, of 32: 1.31/1.34/1.28/1.29/1.25, of 8:
+// 1.11/1.40/1.12/1.32/1.21. Leaves of 16 lose for c64 trmm (0.73/0.97/1.05 ms against
+// 0.68/0.83/0.98 at 64/96/128), c32 (trsm 1.39..1.84x against 1.58..2.09x) and r64, r32 (trsm
+// 1.69..2.07x against 2.09..2.92x). BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16 or 32 (read once)
+// forces one order for every routine and precision.
 constexpr int kTriRecursionLeaf = kTriLeafMax;
+constexpr int kTriRecursionLeafC64Solve = 16;
 constexpr int tri_leaf_side(int config) { return 2 << config; }
 // A team's triangle in shared memory, packed by rows (K (K + 1) / 2 elements), then the K
 // reciprocals of its diagonal.
@@ -56,12 +61,13 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
 }
-inline int tri_recursion_leaf() {
-  static const int leaf = [] {
+inline int tri_recursion_leaf(DevPrec p, bool solve) {
+  static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_RECURSION_LEAF");
-    return v == 8 || v == 16 || v == 32 ? v : kTriRecursionLeaf;
+    return v == 8 || v == 16 || v == 32 ? v : 0;
   }();
-  return leaf;
+  if (forced) return forced;
+  return p == DevPrec::c64 && solve ? kTriRecursionLeafC64Solve : kTriRecursionLeaf;
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
 // of this order, each finished by one product with the block's inverse (trsm) or the block as

@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <climits>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -299,6 +300,21 @@ auto chol_maker(BLAS_Layout layout, int fail_every = 0) {
       return pr;
     }
     return i % 3 == 1 ? planted_chol<T>(s.n, layout, s.uplo, pad) : hpd_problem<T>(s.n, layout, s.uplo, pad);
+  };
+}
+// Many problems of a large order at O(n^2) each (make_hpd is O(n^3): 0.3 s at c64 512): one
+// random matrix per group, every problem a copy with its diagonal's real part raised by a
+// random 1/64..1 (still Hermitian positive definite, each problem its own factor). One maker
+// per group.
+template <class T>
+auto shifted_hpd_maker(BLAS_Layout layout) {
+  auto base = std::make_shared<std::optional<Problem<T>>>();
+  return [=](const auto &s, int pad, int) {
+    if (!*base) *base = hpd_problem<T>(s.n, layout, s.uplo, pad);
+    Problem<T> pr = **base;
+    const WideReal<T> shift = WideReal<T>(random_int(1, 64)) / 64;
+    for (int j = 0; j < s.n; ++j) pr.A(j, j) = narrow<T>(wide(pr.A(j, j)) + Wide<T>(shift));
+    return pr;
   };
 }
 // geqrf: every third problem planted (with_planted), the others of the given kind.
@@ -1188,8 +1204,9 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
   // c64 alone, column-major alone (its two triangles are both triangles): the other precisions
   // have no edge there (real's 512 shows with three problems). The reference and full residuals
   // at 129 x 512 kept r32 alone busy for more than 590 s (H200, 2026-11-27) and c64 for more than
-  // 530 s (H200, 2026-11-28): these groups skip the reference and check one problem in 32 in
-  // full, the rest by the residual's probe.
+  // 530 s (H200, 2026-11-28), most of it making the problems (make_hpd, O(n^3)) and checking
+  // them (O(n^3) each, per backend): these groups take shifted_hpd_maker, skip the reference
+  // and check one problem in 32 in full, the rest by the residual's probe.
   const std::vector<Case> c64_edge = {{511, 129}, {512, 129}};
   auto on_cusolver = [](const Case &c, bool batched_triangle) {
 #ifdef BB_TEST_HAVE_CUSOLVER
@@ -1222,10 +1239,12 @@ TYPED_TEST(GpuPotrf, PastTheSolverCrossover) {
       const auto make = chol_maker<T>(layout);
       for (const Case &c : part)
         for (BLAS_Uplo u : kUplos) {
-          const int g = run.add(c.n, c.n, c.count, make, u);
           if (c.count > 128 && c.n > 256) {  // c64's edge: the routing is what it adds
+            const int g = run.add(c.n, c.n, c.count, shifted_hpd_maker<T>(layout), u);
             run.group(g).reference = false;
             run.group(g).full_check_every = 32;
+          } else {
+            run.add(c.n, c.n, c.count, make, u);
           }
         }
       run_all_backends(run);

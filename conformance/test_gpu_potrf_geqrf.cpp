@@ -303,17 +303,18 @@ auto chol_maker(BLAS_Layout layout, int fail_every = 0) {
   };
 }
 // Many problems of a large order at O(n^2) each (make_hpd is O(n^3): 0.3 s at c64 512): one
-// random matrix per group, every problem a copy with its diagonal's real part raised by a
-// random 1/64..1 (still Hermitian positive definite, each problem its own factor). One maker
-// per group.
+// random matrix per group, every problem a copy with each diagonal entry's real part raised by
+// its own random 0..1 in steps of 1/64 (still Hermitian positive definite; two problems differ
+// by a diagonal of rms about 0.4, so a problem given another's factor fails the probe by far).
+// Not planted: the exact-factor check stays with the other groups. One maker per group.
 template <class T>
 auto shifted_hpd_maker(BLAS_Layout layout) {
   auto base = std::make_shared<std::optional<Problem<T>>>();
   return [=](const auto &s, int pad, int) {
     if (!*base) *base = hpd_problem<T>(s.n, layout, s.uplo, pad);
     Problem<T> pr = **base;
-    const WideReal<T> shift = WideReal<T>(random_int(1, 64)) / 64;
-    for (int j = 0; j < s.n; ++j) pr.A(j, j) = narrow<T>(wide(pr.A(j, j)) + Wide<T>(shift));
+    for (int j = 0; j < s.n; ++j)
+      pr.A(j, j) = narrow<T>(wide(pr.A(j, j)) + Wide<T>(WideReal<T>(random_int(0, 64)) / 64));
     return pr;
   };
 }
@@ -561,8 +562,8 @@ class Run {
     bool reversed = false;        // problem i's matrix in slot count - 1 - i
     bool reference = true;        // compared with the reference backend (see add())
     // potrf: every k-th problem of the group and its last checked in full (residual,
-    // componentwise, reference), the others by the residual's O(n^2) probe: many problems of
-    // order 512 in complex cost minutes of O(n^3) checks per backend otherwise.
+    // componentwise; the reference where `reference`), the others by the residual's O(n^2)
+    // probe: many problems of order 512 in complex cost minutes of O(n^3) checks per backend.
     int full_check_every = 1;
   };
   struct Ref {  // the reference backend's outputs, indexed like the call's problems

@@ -10,8 +10,8 @@
 //   recursive  (larger)  tri_recursive() below: the triangle split in two, a half-size call, a
 //              gemm through the library's gemm core on the off-diagonal block, the other half;
 //              in place, no workspace; leaves as above (KBLAS's driver/kernel split). A run of
-//              order n costs about n / 16 launches (a leaf per 32 rows, a gemm between; inner
-//              leaves of tri_recursion_leaf(): 16 for c64 trsm, 32 otherwise).
+//              order n costs about 2n / L launches (a leaf per L rows, a gemm between; L =
+//              tri_recursion_leaf(): 16 for c64 trsm, 32 otherwise).
 //   diagonal blocks  (one large triangle: tri_by_diagonal_blocks in tri_tuning.hpp) the
 //              recursion down to nb-blocks only (nb = tri_inverse_block(order)), each one
 //              product (a gemm on a copy, or cuBLAS's trmm in place) with the block's inverse

@@ -22,8 +22,8 @@
 // backend could decide otherwise), exactly singular matrices (zero columns, zero rows, zeroed
 // U(i,i)), NaN / Inf / subnormal numbers and exact ties (the pivot rule of SPEC.md section 3).
 // Sizes: every order 1..32 (register kernels), rectangles, and orders 33..512 through getrf's
-// blocked algorithm and its unblocked kernel (getri's shared-memory and global-memory kernels,
-// up to 256). Each call runs under both device
+// and getri's blocked algorithms and their unblocked kernels (getri's shared-memory and
+// global-memory kernels, up to 256). Each call runs under both device
 // backends (native, vendor); r128 / c128, staged through the host kernels under either, run
 // under native with the same checks and smaller sizes and batches. The host side (the
 // reference backend and the checks, in double or binary128) dominates the run time.
@@ -803,14 +803,15 @@ std::vector<std::pair<int, int>> rect_shapes() {
   if (!gpu::reduced() && !is_quad<T>) v.insert(v.end(), {{600, 100}, {100, 600}});  // past shared memory
   return v;
 }
-// Calls of at most 8 groups run getrf's blocked algorithm for every order above 32; in a call of
-// more groups, a group of fewer than 16 problems takes the unblocked kernel (lu_tuning.hpp), so
-// the sweeps' many-group calls test that one and these calls the blocked one.
+// Calls of at most 8 groups run getrf's blocked algorithm for every order above 32, and getri's
+// (r32..c64; c64 from 64); in a call of more groups, a group of fewer than 16 problems takes the
+// unblocked kernels (lu_tuning.hpp), so the sweeps' many-group calls test those and these calls
+// the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1).
 template <class T>
 std::vector<int> blocked_orders() {
   if (gpu::reduced()) return {40, 65};
   if (is_quad<T>) return {33, 40};
-  return {33, 64, 100, 129};
+  return {33, 64, 97, 100, 129};
 }
 template <class T>
 std::vector<std::pair<int, int>> blocked_rects() {

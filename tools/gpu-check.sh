@@ -10,7 +10,7 @@
 # qrab: the same for geqrf against cuBLAS, luprofile: ncu time per kernel of a blocked getrf (R=potrf: potrf),
 # invbench: the inverse in one call against two calls and cuBLAS, invprofile: ncu on its kernels,
 # vendorbench: the vendor backend's factorizations and trsm on device data against the vendor called directly,
-# getricross: native getri's crossover to cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
+# getricross: native getri's crossover to cuBLAS, getriblocked: getri by blocks against before and cuBLAS, stridedab: strided gemm at small orders, chunks and ncu,
 # corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
 # problem against the blocked algorithm; trilarge: one large triangle's block order and block
@@ -389,6 +389,34 @@ for n in sorted(k, key=int):
 PY
   done > "$out/getricross-$gpu.log" 2>&1
   cat "$out/getricross-$gpu.log"
+fi
+if has getriblocked; then
+  # getri's blocked algorithm (getri_blocked.cu) against what ran before it (the one-block
+  # kernels, cuBLAS from lu_getri_vendor_min_order: BLAS_BATCHED_LU_GETRI_BLOCKED_MIN past every
+  # order) and cuBLAS getriBatched called directly (out of place plus the copy back), one run
+  # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr).
+  bench=$build/bench/blas_batched_bench
+  sizes=${GBSIZES:-33,48,64,96,128,192,256}
+  for p in ${GBPREC:-r64 r32 c64 c32}; do
+    "$bench" --routine getri --prec $p --sizes $sizes --device gpu --backend ${GBFORMS:-native},cublas-direct --reps 3 --check \
+      --csv "$out/getriblocked-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
+    BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000 "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
+      --backend native --reps 3 --csv "$out/getriblocked-before-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
+    python3 - "$out/getriblocked-$p-$gpu.csv" "$out/getriblocked-before-$p-$gpu.csv" <<'PY'
+import csv, sys
+x = {(r['n'], r['backend']): r for r in csv.DictReader(open(sys.argv[1]))}
+b = {r['n']: r for r in csv.DictReader(open(sys.argv[2]))}
+for n in sorted(b, key=int):
+    row = x.get((n, 'native')) or x.get((n, 'native-devptr'))
+    c = x.get((n, 'cublas-direct'))
+    if not row or not c: continue
+    t, bt, ct = float(row['time_ms']), float(b[n]['time_ms']), float(c['time_ms'])
+    print(f"getri {row['prec']} n={n} batch {row['batch']}: blocked {t:.3f} ms (kernels {float(row['kernel_ms']):.3f}, "
+          f"{row['pct_bw']} % bw), before {bt:.3f}, cublas-direct {ct:.3f}; x cuBLAS {ct / t:.2f}, x before {bt / t:.2f}, "
+          f"error {row['error']}")
+PY
+  done > "$out/getriblocked-$gpu.log" 2>&1
+  cat "$out/getriblocked-$gpu.log"
 fi
 if has luab; then  # getrf blocked vs unblocked vs cuBLAS (tools/blocked_ab.sh: P, S, BMIN)
   OUT=$out BUILD=$build R=getrf bash "$root/tools/blocked_ab.sh"

@@ -74,6 +74,8 @@ int lu_config(DevPrec, LuRoutine, int, int) { return 0; }
 bool lu_supported(LuRoutine, int) { return true; }
 bool lu_blocked(DevPrec, int, int) { return false; }
 bool lu_getri_native_vendor(DevPrec, int) { return false; }
+bool lu_getri_blocked(DevPrec, int) { return false; }
+int getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 bool lu_getrf_native_solver(DevPrec, int, int64_t) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }

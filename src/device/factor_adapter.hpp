@@ -88,7 +88,10 @@ struct FactorAdapter {
       if constexpr (kPotrf) d.config = cuda::chol_config(p, r.n);
       else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
-      if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
+      if constexpr (kGetrf) d.blocked = cuda::lu_blocked(p, r.m, r.n);
+      if constexpr (kGetri && !kInverse) d.blocked = cuda::lu_getri_blocked(p, r.n);
+      // The inverse in one call: either part blocked, each as its own call would run it.
+      if constexpr (kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n) || cuda::lu_getri_blocked(p, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
       // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp);
@@ -225,6 +228,8 @@ struct FactorAdapter {
     if constexpr (kGetrf && gpu_arithmetic<T>)
       return r.solver_per_problem ? cuda::getrf_solver(s, device_precision<T>(), r)
                                   : cuda::getrf_blocked(s, device_precision<T>(), r, false);
+    else if constexpr (kGetri && !kInverse && gpu_arithmetic<T>)
+      return cuda::getri_blocked(s, device_precision<T>(), r, false);
     else if constexpr (kInverse && gpu_arithmetic<T>) {
       const cuda::DevPrec p = device_precision<T>();
       if (!r.getri_on_vendor) return cuda::getrf_getri_blocked(s, p, r, false);

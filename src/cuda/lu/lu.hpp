@@ -7,6 +7,8 @@
 //                          thread in registers, several problems per warp and warps per block.
 //   blocked  (getrf, larger)  getrf_blocked below: panels by lu/getrf_panel.cuh (a row per
 //                          thread in registers), the rest through the trsm and gemm cores.
+//            (getri, larger; r32..c64)  lu/getri_blocked.cu: the triangles' inverses and their
+//                          product by recursions on the trsm, trmm and gemm cores.
 //   shared   (getri, larger; getrf's runs of few problems in calls of many runs, and its
 //            panels taller than 512 rows)  lu/getrf_shared.cuh, lu/getri_shared.cuh: one
 //                          thread block per problem, the whole matrix in shared memory; above
@@ -42,6 +44,9 @@ bool lu_thread_staging();
 // factor_vendor_ok takes the shape): lu_getri_vendor_min_order in lu_tuning.hpp, or
 // BLAS_BATCHED_LU_GETRI_VENDOR_MIN=<order> for every precision (tuning; read once per process).
 bool lu_getri_native_vendor(DevPrec p, int n);
+// Whether getri of order n takes the blocked algorithm (getri_blocked; lu_tuning.hpp), or
+// BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=<order> (tuning; read once per process).
+bool lu_getri_blocked(DevPrec p, int n);
 // Whether the native backend's getrf of a run of `problems` square column-major problems of
 // order n goes to cuSOLVER one problem at a time (lu_solver_min_order in lu_tuning.hpp, or
 // BLAS_BATCHED_LU_SOLVER_MIN=<order> for any count; false without cuSOLVER).
@@ -56,6 +61,12 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
 // The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri's
 // kernel on the factors with the codes getrf wrote kept (FactorRun::keep_codes). No sync.
 int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
+// getri of one run by blocks (getri_blocked.cu): the checks of every problem first (a failed
+// one computes in scratch and stays as it was), then inv(U) and inv(L) and their product in place
+// through the trsm, trmm and gemm cores, then the column interchanges. Workspace: a pointer per
+// problem and one matrix of scratch; where none can be had, getri's one-block kernel runs
+// instead (the same semantics). Honours FactorRun::keep_codes. No sync.
+int getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 // getrf of one run by the unblocked kernel of its shape, launched from the host.
 int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r);
 

@@ -68,7 +68,8 @@ constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
 BB_HOST_DEVICE constexpr bool lu_thread_stage(int matrix_bytes) { return matrix_bytes == 128; }
 
 // getri under the native backend hands column-major square groups of r32..c64 from these orders
-// to cuBLAS getriBatched (out of place, then copied back: cuda/vendor, as under the vendor
+// (where getri's blocked algorithm below does not take them: today c64 at 48..63 only) to cuBLAS
+// getriBatched (out of place, then copied back: cuda/vendor, as under the vendor
 // backend, SPEC.md section 7): above order 32 the library's getri is LAPACK's unblocked xgetri,
 // one thread block per problem (getri_shared.cuh), and cuBLAS's overtakes it. Measured on the
 // H200 (`tools/gpu-check.sh getricross`, one call of about 1 GB), time of the library's kernels
@@ -89,6 +90,33 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
     case DevPrec::r64: return 112;
     case DevPrec::r32: return 160;
     default: return kLuGetriNoVendor;  // r16, c16: no cuBLAS getri
+  }
+}
+
+// getri's blocked algorithm (getri_blocked.cu) in r32, c32, r64 and c64: inv(U) and inv(L) in
+// place by a recursion of trsm core calls (the triangle split in two, each off-diagonal block
+// solved from both sides), their diagonal blocks of kLuGetriLeaf inverted by one kernel, then
+// inv(U) inv(L) in place by the mirror recursion (a gemm and two trmm core calls per split, a
+// kernel per diagonal block), then the column interchanges by strips of rows: LAPACK's 4n^3/3
+// flops, nearly all of them in the gemm and trsm/trmm cores, no workspace of the matrices' size.
+// r16 and c16 keep the one-block kernels (every core call would round its block to half).
+// Where it takes the order, the vendor crossover above does not. Measured on the H200
+// (`tools/gpu-check.sh getriblocked`, one call of about 1 GB, strided), the whole call against
+// cuBLAS getriBatched called directly (out of place plus the copy back), and against what ran
+// before (the one-block kernels, or cuBLAS from lu_getri_vendor_min_order), at 33 / 48 / 64 /
+// 96 / 128 / 192 / 256:
+//   x cuBLAS  r64 1.07 1.25 1.67 1.82 1.98 2.35 2.65    x before  r64 1.00 1.23 1.28 1.68 2.13 2.36 3.55
+//             r32 1.17 1.22 1.62 1.88 2.03 2.34 2.95              r32 1.56 1.75 1.62 1.36 1.84 2.52 2.99
+//             c64 0.79 0.91 1.09 1.20 1.38 1.54 2.05              c64 0.73 0.96 1.13 1.25 1.43 1.96 3.04
+//             c32 0.92 1.08 1.40 1.42 1.56 1.69 1.85              c32 1.03 1.25 1.21 1.44 1.63 1.68 2.53
+// so c64 takes it from 64 (below, the one-block kernel and cuBLAS from 48 are faster).
+constexpr int kLuGetriLeaf = 32;
+constexpr int kLuGetriNoBlocked = 1 << 30;
+constexpr int lu_getri_blocked_min_order(DevPrec p) {
+  switch (p) {
+    case DevPrec::r32: case DevPrec::c32: case DevPrec::r64: return 33;
+    case DevPrec::c64: return 64;
+    default: return kLuGetriNoBlocked;  // r16, c16
   }
 }
 

@@ -1,0 +1,333 @@
+// getri by blocks (lu_tuning.hpp: kLuGetriLeaf, lu_getri_blocked_min_order). On V, the caller's
+// memory seen as a column-major matrix (V = A, or A^T for row-major), which holds getrf's
+// factors as an upper triangle TU and a lower triangle TL, one of them unit (column-major: L;
+// row-major: L^T, upper), the other holding the diagonal:
+//   1. the checks of every problem (ipiv in 1..n, U's diagonal without zeros); a failed or NULL
+//      problem's matrix is swapped for one scratch matrix in a pointer array of our own, so the
+//      cores compute there (garbage nobody reads) and the caller's matrix stays as it was;
+//   2. inv(TU) and inv(TL) in place: per split [V11 V12; V21 V22], V12 = -TU11^-1 V12 TU22^-1
+//      and V21 = -TL22^-1 V21 TL11^-1 by the trsm core, down to diagonal blocks of kLuGetriLeaf,
+//      which one kernel inverts afterwards (every solve reads the triangles as getrf left them);
+//   3. X = inv(TU) inv(TL) in place: per split X11 = P(11) + V12 V21 (gemm core), X12 = V12
+//      TL22, X21 = TU22 V21 (trmm core), X22 = P(22), a diagonal block's product by a kernel;
+//   4. the column interchanges of inv(A) = X P, composed by step 1 into one permutation per
+//      problem and applied by strips of rows through shared memory.
+// The cores see one pointer array, so a run of strided operands becomes an array run here.
+#include "../gemm/gemm.hpp"
+#include "../tri/tri.hpp"
+#include "lu_common.cuh"
+
+namespace bb::cuda {
+
+namespace {
+
+constexpr int kLeafLd = kLuGetriLeaf + 1;  // odd: a warp's column walk hits every bank once
+constexpr int kLeafWarps = 4;
+
+struct GetriCheckLaunch {
+  FactorRun run;
+  void **work;         // per problem: its matrix, or the scratch
+  void *scratch;
+  int *perm;           // per problem, n entries: the column of X that goes to column c of inv(A)
+};
+
+struct GetriLeafLaunch {
+  void *const *work;
+  int64_t problems;
+  int ld, first, order, leaves;  // diagonal blocks of kLuGetriLeaf from (first, first), within order
+  bool upper_unit;               // V's upper triangle is the unit one (row-major)
+};
+
+struct GetriSwapLaunch {
+  FactorRun run;
+  void *const *work;
+  const void *scratch;
+  const int *perm;
+  int rows;  // rows of a strip (a thread block's unit)
+};
+
+// One warp per problem: the same codes as getri_shared, written only where no code is yet
+// (the driver's -k of a NULL problem, getrf's in the inverse in one call).
+template <class S>
+__global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_check(const __grid_constant__ GetriCheckLaunch L) {
+  extern __shared__ int check_smem[];
+  const FactorRun &G = L.run;
+  const int lane = threadIdx.x % 32, n = G.n;
+  const int64_t warps = int64_t(gridDim.x) * (blockDim.x / 32);
+  for (int64_t p = int64_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32; p < G.problems; p += warps) {
+    S *a = operand_at<S>(G.A, p);
+    const int *piv = operand_at<int>(G.ipiv, p);
+    const bool skip = !a || !piv || (G.codes && G.codes[p] < 0) || (G.info && G.info[p] < 0);
+    int code = 0;
+    if (!skip) {  // uniform over the warp
+      bool bad = false;
+      int first_zero = n;
+      for (int i = lane; i < n; i += 32) {
+        bad |= piv[i] < 1 || piv[i] > n;
+        if (first_zero == n && is_zero(widen(a[element_index(G.row_major, G.A.ld, i, i)]))) first_zero = i;
+      }
+      bad = __any_sync(~0u, bad);
+      first_zero = __reduce_min_sync(~0u, first_zero);
+      code = bad ? G.bad_pivot_code : first_zero < n ? first_zero + 1 : 0;
+    }
+    if (lane == 0) {
+      if (code && G.codes && !G.codes[p]) G.codes[p] = code;
+      if (code && G.info && !G.info[p]) G.info[p] = code;
+      L.work[p] = skip || code ? L.scratch : a;
+    }
+    if (skip || code) continue;
+    // The interchanges of inv(A) = X P, last first, composed into one permutation of columns
+    // (in this warp's shared memory: one lane walks them in order).
+    int *cols = check_smem + (threadIdx.x / 32) * n;
+    for (int c = lane; c < n; c += 32) cols[c] = c;
+    __syncwarp();
+    if (lane == 0)
+      for (int j = n - 2; j >= 0; --j) {
+        const int jp = piv[j] - 1, keep = cols[j];
+        cols[j] = cols[jp], cols[jp] = keep;
+      }
+    __syncwarp();
+    for (int c = lane; c < n; c += 32) L.perm[p * n + c] = cols[c];
+    __syncwarp();
+  }
+}
+
+// inv(TU) and inv(TL) of one staged diagonal block, in place (xtrti2 by columns: each new
+// column from the inverted ones beside it; the unit triangle's diagonal is the other's). Step t
+// takes TU's column t and TL's column nb-1-t together: two independent chains per lane, and
+// neither reads what the other writes (only the non-unit triangle touches the diagonal).
+template <class CT>
+__device__ void invert_triangles(CT *T, int nb, int lane, bool upper_unit) {
+  using R = real_t<CT>;
+  const CT one = from_real<CT>(R(1)), zero = from_real<CT>(R(0));
+  const bool lower_unit = !upper_unit;
+  auto at = [T](int i, int j) -> CT & { return T[i + j * kLeafLd]; };
+  for (int t = 0; t < nb; ++t) {
+    const int ju = t, jl = nb - 1 - t;
+    const CT du = upper_unit ? one : divide(one, at(ju, ju));
+    const CT dl = lower_unit ? one : divide(one, at(jl, jl));
+    CT wu = zero, wl = zero;
+    if (lane < ju) {  // inv(TU)(i, ju) = -du sum_{k = i}^{ju-1} inv(TU)(i, k) TU(k, ju)
+      wu = upper_unit ? at(lane, ju) : mul(at(lane, lane), at(lane, ju));
+      for (int k = lane + 1; k < ju; ++k) wu = madd(wu, at(lane, k), at(k, ju));
+    }
+    if (lane > jl && lane < nb) {  // inv(TL)(i, jl) = -dl sum_{k = jl+1}^{i} inv(TL)(i, k) TL(k, jl)
+      wl = lower_unit ? at(lane, jl) : mul(at(lane, lane), at(lane, jl));
+      for (int k = jl + 1; k < lane; ++k) wl = madd(wl, at(lane, k), at(k, jl));
+    }
+    __syncwarp();
+    if (lane < ju) at(lane, ju) = negate(mul(du, wu));
+    if (lane == ju && !upper_unit) at(ju, ju) = du;
+    if (lane > jl && lane < nb) at(lane, jl) = negate(mul(dl, wl));
+    if (lane == jl && !lower_unit) at(jl, jl) = dl;
+    __syncwarp();
+  }
+}
+
+// X = TU TL of one staged diagonal block, in place, two rows at a time from the top: row i of X
+// needs TU's row i and TL's rows from i down, so rows i and i+1 may overwrite both parts of
+// their rows once both are computed.
+template <class CT>
+__device__ void multiply_triangles(CT *T, int nb, int lane, bool upper_unit) {
+  using R = real_t<CT>;
+  const int j = lane;
+  auto at = [T](int i, int c) -> CT & { return T[i + c * kLeafLd]; };
+  auto entry = [&](int i) {
+    const int k0 = i > j ? i : j;
+    // k = k0: one factor may be a unit diagonal (TU's at k = i, TL's at k = j).
+    const CT tu = k0 == i && upper_unit ? from_real<CT>(R(1)) : at(i, k0);
+    const CT tl = k0 == j && !upper_unit ? from_real<CT>(R(1)) : at(k0, j);
+    CT x = mul(tu, tl);
+    for (int k = k0 + 1; k < nb; ++k) x = madd(x, at(i, k), at(k, j));
+    return x;
+  };
+  for (int i = 0; i < nb; i += 2) {
+    const bool two = i + 1 < nb;
+    CT x0 = from_real<CT>(R(0)), x1 = x0;
+    if (j < nb) {
+      x0 = entry(i);
+      if (two) x1 = entry(i + 1);
+    }
+    __syncwarp();
+    if (j < nb) {
+      at(i, j) = x0;
+      if (two) at(i + 1, j) = x1;
+    }
+    __syncwarp();
+  }
+}
+
+// One warp per (problem, diagonal block): the block staged in shared memory (a lane per row),
+// inverted (PRODUCT false) or multiplied out, written back.
+template <class S, bool PRODUCT>
+__global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_leaf(const __grid_constant__ GetriLeafLaunch L) {
+  using CT = typename dev<S>::C;
+  extern __shared__ __align__(16) unsigned char leaf_smem[];
+  CT *T = reinterpret_cast<CT *>(leaf_smem) + (threadIdx.x / 32) * (kLeafLd * kLuGetriLeaf);
+  const int lane = threadIdx.x % 32;
+  const int64_t units = L.problems * L.leaves, warps = int64_t(gridDim.x) * (blockDim.x / 32);
+  for (int64_t u = int64_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32; u < units; u += warps) {
+    const int64_t p = u / L.leaves;
+    const int at = L.first + int(u % L.leaves) * kLuGetriLeaf;
+    const int nb = min(kLuGetriLeaf, L.first + L.order - at);
+    S *a = static_cast<S *>(L.work[p]) + at + int64_t(at) * L.ld;
+    if (lane < nb)
+      for (int j = 0; j < nb; ++j) T[lane + j * kLeafLd] = widen(a[lane + int64_t(j) * L.ld]);
+    __syncwarp();
+    if constexpr (PRODUCT) multiply_triangles(T, nb, lane, L.upper_unit);
+    else invert_triangles(T, nb, lane, L.upper_unit);
+    if (lane < nb)
+      for (int j = 0; j < nb; ++j) a[lane + int64_t(j) * L.ld] = narrow<S>(T[lane + j * kLeafLd]);
+    __syncwarp();  // the next unit restages T
+  }
+}
+
+// The column interchanges: a strip of rows through shared memory, read and written back with
+// its columns permuted, both in the caller's layout (coalesced).
+template <class S>
+__global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_interchange(const __grid_constant__ GetriSwapLaunch L) {
+  extern __shared__ __align__(16) unsigned char swap_smem[];
+  S *strip = reinterpret_cast<S *>(swap_smem);
+  const FactorRun &G = L.run;
+  const int n = G.n, R = L.rows, strips = (n + R - 1) / R;
+  const int64_t units = G.problems * strips;
+  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    const int64_t p = u / strips;
+    S *a = static_cast<S *>(L.work[p]);
+    if (a == L.scratch) continue;  // the whole block
+    const int r0 = int(u % strips) * R, rows = min(R, n - r0), total = rows * n;
+    const int *perm = L.perm + p * n;
+    for (int e = threadIdx.x; e < total; e += blockDim.x) {
+      const int r = G.row_major ? e / n : e % rows, j = G.row_major ? e % n : e / rows;
+      strip[r + j * R] = a[element_index(G.row_major, G.A.ld, r0 + r, j)];
+    }
+    __syncthreads();
+    for (int e = threadIdx.x; e < total; e += blockDim.x) {
+      const int r = G.row_major ? e / n : e % rows, j = G.row_major ? e % n : e / rows;
+      a[element_index(G.row_major, G.A.ld, r0 + r, j)] = strip[r + perm[j] * R];
+    }
+    __syncthreads();
+  }
+}
+
+struct GetriBlocked {
+  Session &s;
+  DevPrec p;
+  const FactorRun &r;
+  bool vendor_backend;
+  DevOperand V;  // the work array: every problem's matrix (or the scratch), column-major view
+  void *const *work;
+  int elem;
+  bool upper_unit;
+
+  DevOperand at(int i, int j) const { return sub_block(V, i, j, elem); }
+  static int split(int order) {  // the first part: half the leaves, rounded up
+    const int leaves = (order + kLuGetriLeaf - 1) / kLuGetriLeaf;
+    return (leaves + 1) / 2 * kLuGetriLeaf;
+  }
+  int tri(bool solve, bool left, bool lower, int m, int n, DevOperand A, DevOperand B, double alpha) const {
+    TriRun t;
+    t.problems = r.problems;
+    t.solve = solve, t.left = left, t.lower = lower, t.trans = 0;
+    t.unit_diag = lower ? !upper_unit : upper_unit;
+    t.m = m, t.n = n;
+    t.A = A, t.B = B;
+    t.alpha[0] = alpha;
+    return tri_recursive(s, p, t, vendor_backend);
+  }
+  template <class S, bool PRODUCT>
+  int leaves(int first, int order) const {
+    using CT = typename dev<S>::C;
+    GetriLeafLaunch L{work, r.problems, V.ld, first, order, (order + kLuGetriLeaf - 1) / kLuGetriLeaf, upper_unit};
+    const int64_t units = r.problems * L.leaves;
+    const int bytes = kLeafWarps * kLeafLd * kLuGetriLeaf * int(sizeof(CT));
+    return launch_kernel(s, getri_blocked_leaf<S, PRODUCT>, L, 32 * kLeafWarps, (units + kLeafWarps - 1) / kLeafWarps,
+                         bytes);
+  }
+  // Step 2's solves, before any diagonal block is inverted.
+  int invert_off_diagonal(int k, int order) const {
+    if (order <= kLuGetriLeaf || s.status()) return s.status();
+    const int n1 = split(order), n2 = order - n1;
+    const DevOperand v11 = at(k, k), v12 = at(k, k + n1), v21 = at(k + n1, k), v22 = at(k + n1, k + n1);
+    if (tri(true, true, false, n1, n2, v11, v12, -1) || tri(true, false, false, n1, n2, v22, v12, 1) ||
+        tri(true, true, true, n2, n1, v22, v21, -1) || tri(true, false, true, n2, n1, v11, v21, 1))
+      return s.status();
+    if (invert_off_diagonal(k, n1)) return s.status();
+    return invert_off_diagonal(k + n1, n2);
+  }
+  template <class S>
+  int multiply(int k, int order) const {
+    if (s.status()) return s.status();
+    if (order <= kLuGetriLeaf) return leaves<S, true>(k, order);
+    const int n1 = split(order), n2 = order - n1;
+    const DevOperand v11 = at(k, k), v12 = at(k, k + n1), v21 = at(k + n1, k), v22 = at(k + n1, k + n1);
+    if (multiply<S>(k, n1)) return s.status();
+    GemmSeg g;  // X11 += V12 V21
+    g.problems = r.problems;
+    g.m = n1, g.n = n1, g.k = n2;
+    g.A = v12, g.B = v21, g.C = v11;
+    g.read_ab = 1, g.read_c = 1;
+    g.alpha[0] = 1, g.beta[0] = 1;
+    const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
+    if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
+    if (tri(false, false, true, n1, n2, v22, v12, 1) || tri(false, true, false, n2, n1, v22, v21, 1)) return s.status();
+    return multiply<S>(k + n1, n2);
+  }
+  template <class S>
+  int run(void *scratch, const int *perm) {
+    const int n = r.n;
+    if (invert_off_diagonal(0, n) || leaves<S, false>(0, n) || multiply<S>(0, n)) return s.status();
+    // Strips of about kStripBytes (one row at least: 128 KiB at n = 8192 in c64).
+    constexpr int kStripBytes = 16 * 1024;
+    const int rows = std::max(1, std::min(32, kStripBytes / (n * int(sizeof(S)))));
+    const GetriSwapLaunch sw{r, work, scratch, perm, rows};
+    const int64_t units = r.problems * ((n + rows - 1) / rows);
+    return launch_kernel(s, getri_blocked_interchange<S>, sw, 32 * kLeafWarps, units, rows * n * int(sizeof(S)));
+  }
+};
+
+template <class S>
+int getri_blocked_typed(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+  const int n = r.n, elem = int(sizeof(S));
+  const std::size_t array_bytes = (std::size_t(r.problems) * sizeof(void *) + 255) / 256 * 256;
+  const std::size_t perm_bytes = (std::size_t(r.problems) * n * sizeof(int) + 255) / 256 * 256;
+  const std::size_t scratch_bytes = std::size_t(r.A.ld) * n * elem;
+  const auto stream = static_cast<cudaStream_t>(s.stream());
+  s.started();
+  const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
+  void *mem = nullptr;
+  if (!pool || cudaMallocFromPoolAsync(&mem, array_bytes + perm_bytes + scratch_bytes, pool, stream) != cudaSuccess) {
+    cudaGetLastError();
+    // No workspace: the one-block kernel, which keeps a NULL problem's code as this path does.
+    FactorRun one = r;
+    one.unit_begin = 0, one.keep_codes = true;
+    const int config = std::max(lu_config(p, LuRoutine::getri, n, n), int(kLuFirstShared));
+    return lu_launch(s, p, LuRoutine::getri, config, &one, nullptr, nullptr, 1, lu_units(one, config));
+  }
+  void **work = static_cast<void **>(mem);
+  int *perm = reinterpret_cast<int *>(static_cast<char *>(mem) + array_bytes);
+  void *scratch = static_cast<char *>(mem) + array_bytes + perm_bytes;
+  const GetriCheckLaunch check{r, work, scratch, perm};
+  if (!launch_kernel(s, getri_blocked_check<S>, check, 32 * kLeafWarps, (r.problems + kLeafWarps - 1) / kLeafWarps,
+                     kLeafWarps * n * int(sizeof(int)))) {
+    GetriBlocked b{s, p, r, vendor_backend, DevOperand{work, 0, r.A.ld, true, false}, work, elem, r.row_major};
+    b.run<S>(scratch, perm);
+  }
+  s.check(cudaFreeAsync(mem, stream));  // stream-ordered: after the work
+  return s.status();
+}
+
+}  // namespace
+
+int getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
+  if (s.status() || r.problems <= 0 || r.n <= 0) return s.status();
+  switch (p) {  // lu_getri_blocked_min_order: the four with whole-precision cores
+    case DevPrec::r32: return getri_blocked_typed<float>(s, p, r, vendor_backend);
+    case DevPrec::c32: return getri_blocked_typed<cplx<float>>(s, p, r, vendor_backend);
+    case DevPrec::r64: return getri_blocked_typed<double>(s, p, r, vendor_backend);
+    case DevPrec::c64: return getri_blocked_typed<cplx<double>>(s, p, r, vendor_backend);
+    default: return s.fail(BLAS_BATCHED_ERR_DEVICE);  // never planned
+  }
+}
+
+}  // namespace bb::cuda

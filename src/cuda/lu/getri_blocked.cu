@@ -93,19 +93,22 @@ __global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_check(const __g
 }
 
 // inv(TU) and inv(TL) of one staged diagonal block, in place (xtrti2 by columns: each new
-// column from the inverted ones beside it; the unit triangle's diagonal is the other's). Step t
+// column from the inverted ones beside it; the diagonal is the non-unit triangle's). Step t
 // takes TU's column t and TL's column nb-1-t together: two independent chains per lane, and
-// neither reads what the other writes (only the non-unit triangle touches the diagonal).
+// neither reads what the other writes (the diagonal, inverted first, is only read).
 template <class CT>
 __device__ void invert_triangles(CT *T, int nb, int lane, bool upper_unit) {
   using R = real_t<CT>;
   const CT one = from_real<CT>(R(1)), zero = from_real<CT>(R(0));
   const bool lower_unit = !upper_unit;
   auto at = [T](int i, int j) -> CT & { return T[i + j * kLeafLd]; };
+  // The non-unit triangle's diagonal first, one division per lane (not two per step).
+  if (lane < nb) at(lane, lane) = divide(one, at(lane, lane));
+  __syncwarp();
   for (int t = 0; t < nb; ++t) {
     const int ju = t, jl = nb - 1 - t;
-    const CT du = upper_unit ? one : divide(one, at(ju, ju));
-    const CT dl = lower_unit ? one : divide(one, at(jl, jl));
+    const CT du = upper_unit ? one : at(ju, ju);
+    const CT dl = lower_unit ? one : at(jl, jl);
     CT wu = zero, wl = zero;
     if (lane < ju) {  // inv(TU)(i, ju) = -du sum_{k = i}^{ju-1} inv(TU)(i, k) TU(k, ju)
       wu = upper_unit ? at(lane, ju) : mul(at(lane, lane), at(lane, ju));
@@ -117,9 +120,7 @@ __device__ void invert_triangles(CT *T, int nb, int lane, bool upper_unit) {
     }
     __syncwarp();
     if (lane < ju) at(lane, ju) = negate(mul(du, wu));
-    if (lane == ju && !upper_unit) at(ju, ju) = du;
     if (lane > jl && lane < nb) at(lane, jl) = negate(mul(dl, wl));
-    if (lane == jl && !lower_unit) at(jl, jl) = dl;
     __syncwarp();
   }
 }

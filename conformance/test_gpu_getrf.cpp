@@ -1512,9 +1512,8 @@ TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
 // Host pointer arrays with host info, and device pointer arrays with device info; orders of
 // the one-problem-per-thread kernels, the register kernels, the blocked getrf and getri's
 // shared kernel; a singular problem in each group, a NULL A in the first and in a blocked one.
-TYPED_TEST(GpuGetrf, InverseInOneCall) {
-  using T = typename TypeParam::type;
-  const BLAS_Layout layout = BLAS_ColMajor;
+template <class T>
+void inverse_in_one_call(BLAS_Layout layout) {
   const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 32, 33, 100};
   constexpr int kCount = 5, kNullA = 1;  // problem 1 of group 0: NULL A
   // And problem 1 of the order-33 group (blocked getrf: on device pointer arrays its operands
@@ -1578,8 +1577,8 @@ TYPED_TEST(GpuGetrf, InverseInOneCall) {
   for (bool device_arrays : {false, true}) {
     if (device_arrays && is_quad<T>) continue;  // no GPU arithmetic: device arrays are UNSUPPORTED
     for (const char *backend : device_backends<T>()) {
-      SCOPED_TRACE(std::string(device_arrays ? "device" : "host") + " pointer arrays, backend " + backend + ", " +
-                   seed_note());
+      SCOPED_TRACE(std::string(layout == BLAS_RowMajor ? "row-major, " : "column-major, ") +
+                   (device_arrays ? "device" : "host") + " pointer arrays, backend " + backend + ", " + seed_note());
       const Result two = run(false, device_arrays, backend), one = run(true, device_arrays, backend);
       EXPECT_EQ(one.rc, two.rc) << "return value";
       EXPECT_EQ(one.rc, G + 2) << "a singular problem per group and the two NULL A";
@@ -1614,6 +1613,15 @@ TYPED_TEST(GpuGetrf, InverseInOneCall) {
           << "a regular problem's A unchanged";
       if (::testing::Test::HasFailure()) return;
     }
+  }
+}
+
+// Both layouts: from order 33 both parts run blocked (getri's blocked algorithm in r32..c64, c64
+// from 64: the order-100 group), in either layout's view.
+TYPED_TEST(GpuGetrf, InverseInOneCall) {
+  for (BLAS_Layout layout : kLayouts) {
+    inverse_in_one_call<typename TypeParam::type>(layout);
+    if (::testing::Test::HasFailure()) return;
   }
 }
 

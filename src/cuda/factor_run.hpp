@@ -46,7 +46,7 @@ struct FactorRun {
   // A run after another on the same problems (getri after blocked getrf in the inverse in one
   // call): a code goes only where none is yet, and a problem that already has a -k code (a NULL
   // problem, whose operands lead to the driver's scratch) is skipped. Only getri's shared
-  // kernels (getri_shared.cuh) read it.
+  // kernels (getri_shared.cuh) read it; getri_blocked always behaves so.
   bool keep_codes = false;
   // The vendor backend's library takes the run (cuda/vendor; the device layer's adapters decide).
   bool vendor_library = false;

@@ -88,10 +88,11 @@ struct FactorAdapter {
       if constexpr (kPotrf) d.config = cuda::chol_config(p, r.n);
       else if constexpr (kGeqrf) d.config = cuda::qr_config(p, r.m, r.n);
       else d.config = cuda::lu_config(p, kLu, r.m, r.n);
-      if constexpr (kGetrf) d.blocked = cuda::lu_blocked(p, r.m, r.n);
+      // The inverse in one call blocks where getrf does; its getri part then runs as getri's call
+      // would (getrf_getri_blocked). getri blocks only from orders where getrf does (lu_tuning.hpp),
+      // so the two calls and the one see the same algorithms (the tuning variables can break that).
+      if constexpr (kGetrf || kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n);
       if constexpr (kGetri && !kInverse) d.blocked = cuda::lu_getri_blocked(p, r.n);
-      // The inverse in one call: either part blocked, each as its own call would run it.
-      if constexpr (kInverse) d.blocked = cuda::lu_blocked(p, r.m, r.n) || cuda::lu_getri_blocked(p, r.n);
       if constexpr (kPotrf) d.blocked = cuda::chol_blocked(p, r.n);
       if constexpr (kGeqrf) d.blocked = cuda::qr_blocked(p, r.m, r.n);
       // getri's larger orders go to the vendor library under the native backend too (lu_tuning.hpp);
@@ -181,7 +182,7 @@ struct FactorAdapter {
     return strided_form_ok(s, d.used, kOperands, elem);
   }
 
-  // Blocked getrf, potrf and geqrf (and the inverse whose getrf is blocked) run from the host, unless
+  // Blocked getrf, getri, potrf and geqrf (and the inverse whose getrf is blocked) run from the host, unless
   // the chunk has many runs and this one few problems (cuda::factor_blocked_run), or the call
   // is being captured into a graph (any of them, non-blocking with info in device memory: their
   // workspace would be memory nodes, and the checked copy below the thread's staging memory;

@@ -184,7 +184,8 @@ __global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_leaf(const __gr
 }
 
 // The column interchanges: a strip of rows through shared memory, read and written back with
-// its columns permuted, both in the caller's layout (coalesced).
+// its columns permuted, both in the caller's layout (row-major: whole rows; column-major:
+// the strip's rows of each column, 4 consecutive elements at least where they fit).
 template <class S>
 __global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_interchange(const __grid_constant__ GetriSwapLaunch L) {
   extern __shared__ __align__(16) unsigned char swap_smem[];
@@ -278,9 +279,12 @@ struct GetriBlocked {
   int run(void *scratch, const int *perm) {
     const int n = r.n;
     if (invert_off_diagonal(0, n) || leaves<S, false>(0, n) || multiply<S>(0, n)) return s.status();
-    // Strips of about kStripBytes (one row at least: 128 KiB at n = 8192 in c64).
-    constexpr int kStripBytes = 16 * 1024;
-    const int rows = std::max(1, std::min(32, kStripBytes / (n * int(sizeof(S)))));
+    // Strips of about kStripBytes, and of 4 rows at least where they fit kStripBytesMax (a
+    // column-major strip reads 4 consecutive elements per column), else as many as fit (one
+    // row at least: 128 KiB at n = 8192 in c64).
+    constexpr int kStripBytes = 16 * 1024, kStripBytesMax = 192 * 1024;
+    const int row_bytes = n * int(sizeof(S));
+    const int rows = std::max(std::min(4, std::max(1, kStripBytesMax / row_bytes)), std::min(32, kStripBytes / row_bytes));
     const GetriSwapLaunch sw{r, work, scratch, perm, rows};
     const int64_t units = r.problems * ((n + rows - 1) / rows);
     return launch_kernel(s, getri_blocked_interchange<S>, sw, 32 * kLeafWarps, units, rows * n * int(sizeof(S)));

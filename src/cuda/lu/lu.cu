@@ -63,11 +63,12 @@ bool lu_getri_blocked(DevPrec p, int n) {
   return lu_getri_blocked_min_order(p) != kLuGetriNoBlocked && n >= (forced ? forced : lu_getri_blocked_min_order(p));
 }
 
-// The vendor takes what the blocked algorithm does not, unless forced to an order.
+// The vendor takes what the blocked algorithm does not, and above the orders where the two were
+// measured what it took before (lu_tuning.hpp), unless forced to an order.
 bool lu_getri_native_vendor(DevPrec p, int n) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_GETRI_VENDOR_MIN");
   if (forced) return n >= forced;
-  return !lu_getri_blocked(p, n) && n >= lu_getri_vendor_min_order(p);
+  return (!lu_getri_blocked(p, n) || n > kLuGetriBlockedMeasuredMax) && n >= lu_getri_vendor_min_order(p);
 }
 
 bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems) {
@@ -125,9 +126,9 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   return s.status();
 }
 
-// Each part as the call of its own would run it (SPEC.md 9.4: the two calls' bits).
+// getri's part as getri's call would run it (SPEC.md 9.4: the two calls' bits).
 int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
-  if (lu_blocked(p, r.m, r.n) ? getrf_blocked(s, p, r, vendor_backend) : getrf_unblocked(s, p, r)) return s.status();
+  if (getrf_blocked(s, p, r, vendor_backend)) return s.status();
   FactorRun inv = r;
   inv.keep_codes = true;  // the panels' codes, and a NULL problem's -k (its operands lead to scratch)
   if (lu_getri_blocked(p, r.n)) return getri_blocked(s, p, inv, vendor_backend);

@@ -7,8 +7,9 @@
 //                          thread in registers, several problems per warp and warps per block.
 //   blocked  (getrf, larger)  getrf_blocked below: panels by lu/getrf_panel.cuh (a row per
 //                          thread in registers), the rest through the trsm and gemm cores.
-//            (getri, larger; r32..c64)  lu/getri_blocked.cu: the triangles' inverses and their
-//                          product by recursions on the trsm, trmm and gemm cores.
+//            (getri, larger; r32, c32, r64 from 33, c64 from 64)  lu/getri_blocked.cu: the
+//                          triangles' inverses and their product by recursions on the trsm,
+//                          trmm and gemm cores.
 //   shared   (getri, larger; getrf's runs of few problems in calls of many runs, and its
 //            panels taller than 512 rows)  lu/getrf_shared.cuh, lu/getri_shared.cuh: one
 //                          thread block per problem, the whole matrix in shared memory; above
@@ -58,14 +59,18 @@ bool lu_blocked(DevPrec p, int m, int n);
 // block row of U, the gemm core on the trailing matrix, on sub-blocks of the run's own operands
 // (no upload, no workspace). No sync.
 int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
-// The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri's
-// kernel on the factors with the codes getrf wrote kept (FactorRun::keep_codes). No sync.
+// The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri_blocked
+// where getri's call would block (lu_getri_blocked), else getri's kernel, on the factors with the
+// codes getrf wrote kept (FactorRun::keep_codes). No sync.
 int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 // getri of one run by blocks (getri_blocked.cu): the checks of every problem first (a failed
 // one computes in scratch and stays as it was), then inv(U) and inv(L) and their product in place
-// through the trsm, trmm and gemm cores, then the column interchanges. Workspace: a pointer per
-// problem and one matrix of scratch; where none can be had, getri's one-block kernel runs
-// instead (the same semantics). Honours FactorRun::keep_codes. No sync.
+// through the trsm, trmm and gemm cores, then the column interchanges. Workspace: a pointer and
+// n ints per problem and one matrix of scratch; where none can be had, getri's one-block kernel
+// runs instead (the same semantics). As an adapter-driven run it finds the codes and info
+// zeroed or holding the driver's -k (or getrf's codes, in the inverse in one call): it skips a
+// problem with a negative one and writes a code only where none is, so it behaves as
+// FactorRun::keep_codes says whether or not that is set. No sync.
 int getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 // getrf of one run by the unblocked kernel of its shape, launched from the host.
 int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r);

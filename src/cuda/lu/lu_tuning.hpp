@@ -101,15 +101,20 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 // flops, nearly all of them in the gemm and trsm/trmm cores, no workspace of the matrices' size.
 // r16 and c16 keep the one-block kernels (every core call would round its block to half).
 // Where it takes the order, the vendor crossover above does not. Measured on the H200
-// (`tools/gpu-check.sh getriblocked`, one call of about 1 GB, strided), the whole call against
-// cuBLAS getriBatched called directly (out of place plus the copy back), and against what ran
-// before (the one-block kernels, or cuBLAS from lu_getri_vendor_min_order), at 33 / 48 / 64 /
-// 96 / 128 / 192 / 256:
+// (`tools/gpu-check.sh getriblocked`, one call of about 1 GB, strided; bench/results/NOTES-lu.md,
+// twenty-first session), the whole call against cuBLAS getriBatched called directly (out of
+// place plus the copy back), and against what ran before (the one-block kernels, or cuBLAS from
+// lu_getri_vendor_min_order), at 33 / 48 / 64 / 96 / 128 / 192 / 256, with every order blocked:
 //   x cuBLAS  r64 1.07 1.25 1.67 1.82 1.98 2.35 2.65    x before  r64 1.00 1.23 1.28 1.68 2.13 2.36 3.55
 //             r32 1.17 1.22 1.62 1.88 2.03 2.34 2.95              r32 1.56 1.75 1.62 1.36 1.84 2.52 2.99
 //             c64 0.79 0.91 1.09 1.20 1.38 1.54 2.05              c64 0.73 0.96 1.13 1.25 1.43 1.96 3.04
 //             c32 0.92 1.08 1.40 1.42 1.56 1.69 1.85              c32 1.03 1.25 1.21 1.44 1.63 1.68 2.53
-// so c64 takes it from 64 (below, the one-block kernel and cuBLAS from 48 are faster).
+// so c64 takes it from 64 (below, the one-block kernel and cuBLAS from 48 are faster). The leaf's
+// diagonal inverted once instead of at every step then gained 3-4 % (r64 64: 1.74x cuBLAS).
+// Above kLuGetriBlockedMeasuredMax, column-major groups go to cuBLAS as they did before (the two
+// not measured against each other there: few large problems, where the recursion's launches
+// each carry little work); row-major ones, which cuBLAS does not take, stay blocked.
+constexpr int kLuGetriBlockedMeasuredMax = 256;
 constexpr int kLuGetriLeaf = 32;
 constexpr int kLuGetriNoBlocked = 1 << 30;
 constexpr int lu_getri_blocked_min_order(DevPrec p) {

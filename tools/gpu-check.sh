@@ -394,14 +394,18 @@ if has getriblocked; then
   # getri's blocked algorithm (getri_blocked.cu) against what ran before it (the one-block
   # kernels, cuBLAS from lu_getri_vendor_min_order: BLAS_BATCHED_LU_GETRI_BLOCKED_MIN past every
   # order) and cuBLAS getriBatched called directly (out of place plus the copy back), one run
-  # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr).
+  # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr; GBBATCH:
+  # problems per call instead of about 1 GB). Above kLuGetriBlockedMeasuredMax the default sends
+  # column-major groups to cuBLAS: GBVENDORMIN=100000 keeps them blocked (the comparison there).
   bench=$build/bench/blas_batched_bench
   sizes=${GBSIZES:-33,48,64,96,128,192,256}
+  batch=(); [ -n "${GBBATCH:-}" ] && batch=(--batch "$GBBATCH")
   for p in ${GBPREC:-r64 r32 c64 c32}; do
-    "$bench" --routine getri --prec $p --sizes $sizes --device gpu --backend ${GBFORMS:-native},cublas-direct --reps 3 --check \
+    BLAS_BATCHED_LU_GETRI_VENDOR_MIN=${GBVENDORMIN:-} "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
+      --backend ${GBFORMS:-native},cublas-direct --reps 3 --check "${batch[@]}" \
       --csv "$out/getriblocked-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
     BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000 "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
-      --backend native --reps 3 --csv "$out/getriblocked-before-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
+      --backend native --reps 3 "${batch[@]}" --csv "$out/getriblocked-before-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
     python3 - "$out/getriblocked-$p-$gpu.csv" "$out/getriblocked-before-$p-$gpu.csv" <<'PY'
 import csv, sys
 x = {(r['n'], r['backend']): r for r in csv.DictReader(open(sys.argv[1]))}

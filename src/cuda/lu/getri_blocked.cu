@@ -218,9 +218,10 @@ struct GetriBlocked {
   const FactorRun &r;
   bool vendor_backend;
   DevOperand V;  // the work array: every problem's matrix (or the scratch), column-major view
-  void *const *work;
-  int elem;
-  bool upper_unit;
+  const int elem = elem_bytes(p);
+  const bool upper_unit = r.row_major;  // V's unit triangle: L^T's for row-major, else L's
+
+  void *const *work() const { return static_cast<void *const *>(V.p); }
 
   DevOperand at(int i, int j) const { return sub_block(V, i, j, elem); }
   static int split(int order) {  // the first part: half the leaves, rounded up
@@ -240,7 +241,7 @@ struct GetriBlocked {
   template <class S, bool PRODUCT>
   int leaves(int first, int order) const {
     using CT = typename dev<S>::C;
-    GetriLeafLaunch L{work, r.problems, V.ld, first, order, (order + kLuGetriLeaf - 1) / kLuGetriLeaf, upper_unit};
+    GetriLeafLaunch L{work(), r.problems, V.ld, first, order, (order + kLuGetriLeaf - 1) / kLuGetriLeaf, upper_unit};
     const int64_t units = r.problems * L.leaves;
     const int bytes = kLeafWarps * kLeafLd * kLuGetriLeaf * int(sizeof(CT));
     return launch_kernel(s, getri_blocked_leaf<S, PRODUCT>, L, 32 * kLeafWarps, (units + kLeafWarps - 1) / kLeafWarps,
@@ -285,7 +286,7 @@ struct GetriBlocked {
     constexpr int kStripBytes = 16 * 1024, kStripBytesMax = 192 * 1024;
     const int row_bytes = n * int(sizeof(S));
     const int rows = std::max(std::min(4, std::max(1, kStripBytesMax / row_bytes)), std::min(32, kStripBytes / row_bytes));
-    const GetriSwapLaunch sw{r, work, scratch, perm, rows};
+    const GetriSwapLaunch sw{r, work(), scratch, perm, rows};
     const int64_t units = r.problems * ((n + rows - 1) / rows);
     return launch_kernel(s, getri_blocked_interchange<S>, sw, 32 * kLeafWarps, units, rows * n * int(sizeof(S)));
   }
@@ -293,10 +294,10 @@ struct GetriBlocked {
 
 template <class S>
 int getri_blocked_typed(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
-  const int n = r.n, elem = int(sizeof(S));
+  const int n = r.n;
   const std::size_t array_bytes = (std::size_t(r.problems) * sizeof(void *) + 255) / 256 * 256;
   const std::size_t perm_bytes = (std::size_t(r.problems) * n * sizeof(int) + 255) / 256 * 256;
-  const std::size_t scratch_bytes = std::size_t(r.A.ld) * n * elem;
+  const std::size_t scratch_bytes = std::size_t(r.A.ld) * n * sizeof(S);
   const auto stream = static_cast<cudaStream_t>(s.stream());
   s.started();
   const auto pool = static_cast<cudaMemPool_t>(s.workspace_pool());
@@ -315,7 +316,7 @@ int getri_blocked_typed(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
   const GetriCheckLaunch check{r, work, scratch, perm};
   if (!launch_kernel(s, getri_blocked_check<S>, check, 32 * kLeafWarps, (r.problems + kLeafWarps - 1) / kLeafWarps,
                      kLeafWarps * n * int(sizeof(int)))) {
-    GetriBlocked b{s, p, r, vendor_backend, DevOperand{work, 0, r.A.ld, true, false}, work, elem, r.row_major};
+    GetriBlocked b{s, p, r, vendor_backend, DevOperand{work, 0, r.A.ld, true, false}};
     b.run<S>(scratch, perm);
   }
   s.check(cudaFreeAsync(mem, stream));  // stream-ordered: after the work

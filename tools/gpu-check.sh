@@ -397,14 +397,16 @@ if has getriblocked; then
   # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr; GBBATCH:
   # problems per call instead of about 1 GB). Above kLuGetriBlockedMeasuredMax the default sends
   # column-major groups to cuBLAS: GBVENDORMIN=100000 keeps them blocked (the comparison there).
+  # GBBEFORE: the environment of the "before" run instead (e.g. BLAS_BATCHED_LU_GETRI_FUSED=0).
   bench=$build/bench/blas_batched_bench
+  before_env=${GBBEFORE:-BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000}
   sizes=${GBSIZES:-33,48,64,96,128,192,256}
   batch=(); [ -n "${GBBATCH:-}" ] && batch=(--batch "$GBBATCH")
   for p in ${GBPREC:-r64 r32 c64 c32}; do
     BLAS_BATCHED_LU_GETRI_VENDOR_MIN=${GBVENDORMIN:-} "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
       --backend ${GBFORMS:-native},cublas-direct --reps 3 --check "${batch[@]}" \
       --csv "$out/getriblocked-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
-    BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000 "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
+    env $before_env BLAS_BATCHED_LU_GETRI_VENDOR_MIN=${GBVENDORMIN:-} "$bench" --routine getri --prec $p --sizes $sizes --device gpu \
       --backend native --reps 3 "${batch[@]}" --csv "$out/getriblocked-before-$p-$gpu.csv" > /dev/null 2>&1 || rc=1
     python3 - "$out/getriblocked-$p-$gpu.csv" "$out/getriblocked-before-$p-$gpu.csv" <<'PY'
 import csv, sys

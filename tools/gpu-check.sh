@@ -395,8 +395,7 @@ if has getriblocked; then
   # kernels, cuBLAS from lu_getri_vendor_min_order: BLAS_BATCHED_LU_GETRI_BLOCKED_MIN past every
   # order) and cuBLAS getriBatched called directly (out of place plus the copy back), one run
   # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr; GBBATCH:
-  # problems per call instead of about 1 GB). Above kLuGetriBlockedMeasuredMax the default sends
-  # column-major groups to cuBLAS: GBVENDORMIN=100000 keeps them blocked (the comparison there).
+  # problems per call instead of about 1 GB; GBVENDORMIN: BLAS_BATCHED_LU_GETRI_VENDOR_MIN).
   # GBBEFORE: the environment of the "before" run instead (e.g. BLAS_BATCHED_LU_GETRI_FUSED=0).
   bench=$build/bench/blas_batched_bench
   before_env=${GBBEFORE:-BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000}

@@ -63,12 +63,11 @@ bool lu_getri_blocked(DevPrec p, int n) {
   return lu_getri_blocked_min_order(p) != kLuGetriNoBlocked && n >= (forced ? forced : lu_getri_blocked_min_order(p));
 }
 
-// The vendor takes what the blocked algorithm does not, and above the orders where the two were
-// measured what it took before (lu_tuning.hpp), unless forced to an order.
+// The vendor takes what the blocked algorithm does not (lu_tuning.hpp), unless forced to an order.
 bool lu_getri_native_vendor(DevPrec p, int n) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_GETRI_VENDOR_MIN");
   if (forced) return n >= forced;
-  return (!lu_getri_blocked(p, n) || n > kLuGetriBlockedMeasuredMax) && n >= lu_getri_vendor_min_order(p);
+  return !lu_getri_blocked(p, n) && n >= lu_getri_vendor_min_order(p);
 }
 
 bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems) {

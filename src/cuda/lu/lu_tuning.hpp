@@ -111,10 +111,11 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 //             c32 0.92 1.08 1.40 1.42 1.56 1.69 1.85              c32 1.03 1.25 1.21 1.44 1.63 1.68 2.53
 // so c64 takes it from 64 (below, the one-block kernel and cuBLAS from 48 are faster). The leaf's
 // diagonal inverted once instead of at every step then gained 3-4 % (r64 64: 1.74x cuBLAS).
-// Above kLuGetriBlockedMeasuredMax, column-major groups go to cuBLAS as they did before (the two
-// not measured against each other there: few large problems, where the recursion's launches
-// each carry little work); row-major ones, which cuBLAS does not take, stay blocked.
-constexpr int kLuGetriBlockedMeasuredMax = 256;
+// Above 256 it takes every order: against cuBLAS getriBatched called directly (twenty-second
+// session, H200, strided) r64 2.68 / 4.53 / 2.90 / 3.09 / 5.01 / 16.0x at 256 / 384 / 512 / 768 /
+// 1024 / 2048 (about 1 GB a call) and 4.68 / 6.85 / 18.7x at 768 / 1024 / 2048 for 4 problems;
+// c64 2.06 / 3.49 / 5.60 / 9.70 / 17.4 / 62.7x and 12.2 / 21.5 / 69.5x (r32, c32 not measured
+// there; the same algorithm, 2.94x and 1.85x at 256).
 constexpr int kLuGetriLeaf = 32;
 constexpr int kLuGetriNoBlocked = 1 << 30;
 constexpr int lu_getri_blocked_min_order(DevPrec p) {

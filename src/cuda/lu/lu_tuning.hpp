@@ -114,8 +114,8 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 // Above 256 it takes every order: against cuBLAS getriBatched called directly (twenty-second
 // session, H200, strided) r64 2.68 / 4.53 / 2.90 / 3.09 / 5.01 / 16.0x at 256 / 384 / 512 / 768 /
 // 1024 / 2048 (about 1 GB a call) and 4.68 / 6.85 / 18.7x at 768 / 1024 / 2048 for 4 problems;
-// c64 2.06 / 3.49 / 5.60 / 9.70 / 17.4 / 62.7x and 12.2 / 21.5 / 69.5x (r32, c32 not measured
-// there; the same algorithm, 2.94x and 1.85x at 256).
+// c64 2.06 / 3.49 / 5.60 / 9.70 / 17.4 / 62.7x and 12.2 / 21.5 / 69.5x; r32 3.49 / 15.0x and
+// c32 3.05 / 15.4x at 384 / 1024 (about 1 GB).
 constexpr int kLuGetriLeaf = 32;
 constexpr int kLuGetriNoBlocked = 1 << 30;
 constexpr int lu_getri_blocked_min_order(DevPrec p) {

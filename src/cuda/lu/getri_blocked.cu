@@ -12,6 +12,7 @@
 //      TL22, X21 = TU22 V21 (trmm core), X22 = P(22), a diagonal block's product by a kernel;
 //   4. the column interchanges of inv(A) = X P, composed by step 1 into one permutation per
 //      problem and applied by strips of rows through shared memory.
+// r32 and r64 of orders 33..kLuGetriLanesMax take steps 2-4 in one kernel instead (getri_lanes).
 // The cores see one pointer array, so a run of strided operands becomes an array run here.
 #include "../gemm/gemm.hpp"
 #include "../tri/tri.hpp"
@@ -212,6 +213,133 @@ __global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_interchange(con
   }
 }
 
+// getri of orders 33..kLuGetriLanesMax (r32, r64) in one kernel: a thread block of
+// kLuGetriLanesMax lanes per problem, V staged once in shared memory by rows, and lane j
+// computing column j of X = inv(TU) inv(TL) as two triangular solves on e_j in registers,
+// y = TL^-1 e_j then x = TU^-1 y (about 1.2x LAPACK's 4n^3/3 flops at 64: a warp skips the rows
+// above its first column, not above each lane's), every lane of a warp reading the same
+// entry of V at once (a broadcast, 16 bytes per load). X leaves through shared memory with the
+// permutation: each matrix read once and written once, against the recursion's dozen launches.
+constexpr int kLanesThreads = kLuGetriLanesMax;
+template <class CT> constexpr int kLanesVec = 16 / int(sizeof(CT));  // entries per shared load
+// V's rows (16-byte aligned; staging a column still meets 2-4 way bank conflicts), then
+// the reciprocals of the non-unit diagonal. X is stored over them by columns, ld K + 1.
+template <class CT> constexpr int kLanesLd = kLuGetriLanesMax + kLanesVec<CT>;
+template <class CT> constexpr int lanes_bytes(int n) { return (n * kLanesLd<CT> + n) * int(sizeof(CT)); }
+
+struct GetriLanesLaunch {
+  FactorRun run;
+  void *const *work;
+  const void *scratch;
+  const int *perm;
+};
+
+template <class CT> __device__ __forceinline__ CT sum_of(CT a, CT b) {
+  if constexpr (dev_complex<CT>) return CT{a.re + b.re, a.im + b.im};
+  else return a + b;
+}
+
+template <class S>
+__global__ void __launch_bounds__(kLanesThreads) getri_lanes(const __grid_constant__ GetriLanesLaunch L) {
+  using CT = typename dev<S>::C;
+  using R = real_t<CT>;
+  constexpr int K = kLuGetriLanesMax, VEC = kLanesVec<CT>, LD = kLanesLd<CT>, XLD = K + 1;
+  struct alignas(16) Piece { CT v[VEC]; };
+  extern __shared__ __align__(16) unsigned char lanes_smem[];
+  CT *const M = reinterpret_cast<CT *>(lanes_smem);  // V(i, k) at M[i * LD + k]
+  const FactorRun &G = L.run;
+  const int n = G.n, lane = threadIdx.x;  // lane: the column of X
+  CT *const rinv = M + n * LD;
+  const bool lower_unit = !G.row_major, upper_unit = G.row_major;  // TL = L, TU = U (row-major: U^T, L^T)
+  // y = TL^-1 e_j is zero above row j: a warp's solves start at its first column.
+  const int first = threadIdx.x / 32 * 32;
+  const CT one = from_real<CT>(R(1)), zero = from_real<CT>(R(0));
+  // s / V(i, i): a multiply by the reciprocal, or the division where it would overflow (a
+  // subnormal diagonal: s / d, as the trsm leaf; the recursion's diagonal blocks give Inf).
+  auto solved = [&](CT s, int i) {
+    const CT r = rinv[i];
+    return is_zero(r) ? divide(s, M[i * LD + i]) : mul(s, r);
+  };
+  for (int64_t p = blockIdx.x; p < G.problems; p += gridDim.x) {
+    S *const a = static_cast<S *>(L.work[p]);
+    if (a == L.scratch) continue;  // failed or NULL (the checks): its A stays, the whole block skips
+    const int64_t lda = G.A.ld;
+    for (int e = threadIdx.x; e < n * n; e += K) M[(e % n) * LD + e / n] = widen(a[e % n + (e / n) * lda]);
+    __syncthreads();
+    if (lane < n) {  // the checks left no zero on the non-unit diagonal
+      const CT d = M[lane * LD + lane];
+      rinv[lane] = abs1(d) >= smallest_normal<R>() ? divide(one, d) : zero;
+    }
+    __syncthreads();
+    CT x[K];
+    if (lane < n) {
+      // y = TL^-1 e_j, rows in order; two partial sums per row for two independent chains.
+#pragma unroll
+      for (int i = 0; i < K; ++i) {
+        if (i >= n) break;
+        x[i] = zero;
+        if (i < first) continue;
+        CT s0 = i == lane ? one : zero, s1 = zero;
+        const CT *const row = M + i * LD;
+        if (first == 0) {
+#pragma unroll
+          for (int k = 0; k < 32 && k < i; k += VEC) {
+            const Piece w = *reinterpret_cast<const Piece *>(row + k);
+#pragma unroll
+            for (int v = 0; v < VEC; ++v)
+              if (k + v < i) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
+          }
+        }
+#pragma unroll
+        for (int k = 32; k < i; k += VEC) {
+          const Piece w = *reinterpret_cast<const Piece *>(row + k);
+#pragma unroll
+          for (int v = 0; v < VEC; ++v)
+            if (k + v < i) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
+        }
+        const CT s = sum_of(s0, s1);
+        x[i] = lower_unit ? s : solved(s, i);
+      }
+      // x = TU^-1 y in place, rows from the last: singles up to a 16-byte boundary, then pieces.
+#pragma unroll
+      for (int i = K - 1; i >= 0; --i) {
+        if (i >= n) continue;
+        CT s0 = x[i], s1 = zero;
+        const CT *const row = M + i * LD;
+        const int aligned = (i + VEC) / VEC * VEC;  // the first multiple of VEC above i
+#pragma unroll
+        for (int k = i + 1; k < aligned && k < K; ++k)
+          if (k < n) s1 = msub(s1, row[k], x[k]);
+#pragma unroll
+        for (int k = aligned; k < K; k += VEC) {
+          if (k >= n) break;
+          const Piece w = *reinterpret_cast<const Piece *>(row + k);
+#pragma unroll
+          for (int v = 0; v < VEC; ++v)
+            if (k + v < n) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
+        }
+        const CT s = sum_of(s0, s1);
+        x[i] = upper_unit ? s : solved(s, i);
+      }
+    }
+    __syncthreads();  // every lane has read V
+    CT *const X = M;  // X(i, j) at X[j * XLD + i]
+    if (lane < n) {
+#pragma unroll
+      for (int i = 0; i < K; ++i)
+        if (i < n) X[lane * XLD + i] = x[i];
+    }
+    __syncthreads();
+    // inv(A) = X P: the caller's column c is X's column perm[c] (row-major: V's rows).
+    const int *const perm = L.perm + p * n;
+    for (int e = threadIdx.x; e < n * n; e += K) {
+      const int i = e % n, j = e / n;
+      a[i + j * lda] = narrow<S>(G.row_major ? X[j * XLD + perm[i]] : X[perm[j] * XLD + i]);
+    }
+    __syncthreads();  // the next problem restages V
+  }
+}
+
 struct GetriBlocked {
   Session &s;
   DevPrec p;
@@ -279,6 +407,12 @@ struct GetriBlocked {
   template <class S>
   int run(void *scratch, const int *perm) {
     const int n = r.n;
+    if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+      if (lu_getri_lanes(p, n)) {
+        const GetriLanesLaunch l{r, work(), scratch, perm};
+        return launch_kernel(s, getri_lanes<S>, l, kLanesThreads, r.problems, lanes_bytes<typename dev<S>::C>(n));
+      }
+    }
     if (invert_off_diagonal(0, n) || leaves<S, false>(0, n) || multiply<S>(0, n)) return s.status();
     // Strips of about kStripBytes, and of 4 rows at least where they fit kStripBytesMax (a
     // column-major strip reads 4 consecutive elements per column), else as many as fit (one

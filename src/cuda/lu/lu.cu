@@ -63,6 +63,14 @@ bool lu_getri_blocked(DevPrec p, int n) {
   return lu_getri_blocked_min_order(p) != kLuGetriNoBlocked && n >= (forced ? forced : lu_getri_blocked_min_order(p));
 }
 
+bool lu_getri_lanes(DevPrec p, int n) {
+  static const bool enabled = [] {
+    const char *e = std::getenv("BLAS_BATCHED_LU_GETRI_LANES");
+    return !(e && e[0] == '0');
+  }();
+  return enabled && lu_getri_lanes_takes(p, n);
+}
+
 // The vendor takes what the blocked algorithm does not (lu_tuning.hpp), unless forced to an order.
 bool lu_getri_native_vendor(DevPrec p, int n) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_GETRI_VENDOR_MIN");

@@ -9,7 +9,7 @@
 //                          thread in registers), the rest through the trsm and gemm cores.
 //            (getri, larger; r32, c32, r64 from 33, c64 from 64)  lu/getri_blocked.cu: the
 //                          triangles' inverses and their product by recursions on the trsm,
-//                          trmm and gemm cores.
+//                          trmm and gemm cores; r32, r64 up to 64 in one kernel (getri_lanes).
 //   shared   (getri, larger; getrf's runs of few problems in calls of many runs, and its
 //            panels taller than 512 rows)  lu/getrf_shared.cuh, lu/getri_shared.cuh: one
 //                          thread block per problem, the whole matrix in shared memory; above
@@ -48,6 +48,9 @@ bool lu_getri_native_vendor(DevPrec p, int n);
 // Whether getri of order n takes the blocked algorithm (getri_blocked; lu_tuning.hpp), or
 // BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=<order> (tuning; read once per process).
 bool lu_getri_blocked(DevPrec p, int n);
+// Whether getri_blocked takes order n in one kernel (lu_getri_lanes_takes), unless
+// BLAS_BATCHED_LU_GETRI_LANES=0 (A/B; read once per process).
+bool lu_getri_lanes(DevPrec p, int n);
 // Whether the native backend's getrf of a run of `problems` square column-major problems of
 // order n goes to cuSOLVER one problem at a time (lu_solver_min_order in lu_tuning.hpp, or
 // BLAS_BATCHED_LU_SOLVER_MIN=<order> for any count; false without cuSOLVER).
@@ -65,7 +68,8 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
 int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 // getri of one run by blocks (getri_blocked.cu): the checks of every problem first (a failed
 // one computes in scratch and stays as it was), then inv(U) and inv(L) and their product in place
-// through the trsm, trmm and gemm cores, then the column interchanges. Workspace: a pointer and
+// through the trsm, trmm and gemm cores, then the column interchanges (r32 and r64 of orders
+// 33..64: one kernel for those steps, lu_getri_lanes). Workspace: a pointer and
 // n ints per problem and one matrix of scratch; where none can be had, getri's one-block kernel
 // runs instead (the same semantics). As an adapter-driven run it finds the codes and info
 // zeroed or holding the driver's -k (or getrf's codes, in the inverse in one call): it skips a

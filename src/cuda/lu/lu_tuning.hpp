@@ -117,6 +117,15 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 // c64 2.06 / 3.49 / 5.60 / 9.70 / 17.4 / 62.7x and 12.2 / 21.5 / 69.5x; r32 3.49 / 15.0x and
 // c32 3.05 / 15.4x at 384 / 1024 (about 1 GB).
 constexpr int kLuGetriLeaf = 32;
+// Orders 33..kLuGetriLanesMax of r32 and r64 take one kernel for the whole inverse instead of
+// the recursion's dozen launches (getri_lanes in getri_blocked.cu: a lane per column of the
+// inverse, its two triangular solves in registers). c32 would unroll four times the
+// instructions and c64 need 256 registers a lane: both stay on the recursion. Not measured yet
+// (branch next/getri-lanes64): BLAS_BATCHED_LU_GETRI_LANES=0 turns it off for the A/B.
+constexpr int kLuGetriLanesMax = 64;
+constexpr bool lu_getri_lanes_takes(DevPrec p, int n) {
+  return (p == DevPrec::r32 || p == DevPrec::r64) && n > kLuGetriLeaf && n <= kLuGetriLanesMax;
+}
 constexpr int kLuGetriNoBlocked = 1 << 30;
 constexpr int lu_getri_blocked_min_order(DevPrec p) {
   switch (p) {

@@ -120,8 +120,11 @@ constexpr int kLuGetriLeaf = 32;
 // Orders 33..kLuGetriLanesMax of r32 and r64 take one kernel for the whole inverse instead of
 // the recursion's dozen launches (getri_lanes in getri_blocked.cu: a lane per column of the
 // inverse, its two triangular solves in registers). c32 would unroll four times the
-// instructions and c64 need 256 registers a lane: both stay on the recursion. Not measured yet
-// (branch next/getri-lanes64): BLAS_BATCHED_LU_GETRI_LANES=0 turns it off for the A/B.
+// instructions and c64 need 256 registers a lane: both stay on the recursion. Measured on the
+// H200 (twenty-second session, `getriblocked` with GBBEFORE=BLAS_BATCHED_LU_GETRI_LANES=0, about
+// 1 GB strided) at 33 / 48 / 64, x the recursion and (x cuBLAS getriBatched):
+//   r64 1.58 / 1.34 / 0.99 (1.70 / 1.69 / 1.74)    r32 1.56 / 1.53 / 1.34 (1.82 / 1.86 / 2.23)
+// BLAS_BATCHED_LU_GETRI_LANES=0 turns it off for comparisons.
 constexpr int kLuGetriLanesMax = 64;
 constexpr bool lu_getri_lanes_takes(DevPrec p, int n) {
   return (p == DevPrec::r32 || p == DevPrec::r64) && n > kLuGetriLeaf && n <= kLuGetriLanesMax;

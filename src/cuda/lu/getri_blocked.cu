@@ -272,6 +272,14 @@ __global__ void __launch_bounds__(kLanesThreads) getri_lanes(const __grid_consta
     }
     __syncthreads();
     CT x[K];
+    // s0, s1 -= V's 16-byte piece row[k..] times x[k..], the entries before `end` only, even
+    // ones into s0 and odd ones into s1 (two independent chains). k is a constant once unrolled.
+    auto subtract_piece = [&x](CT &s0, CT &s1, const CT *row, int k, int end) {
+      const Piece w = *reinterpret_cast<const Piece *>(row + k);
+#pragma unroll
+      for (int v = 0; v < VEC; ++v)
+        if (k + v < end) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
+    };
     if (lane < n) {
       // y = TL^-1 e_j, rows in order; two partial sums per row for two independent chains.
 #pragma unroll
@@ -283,20 +291,10 @@ __global__ void __launch_bounds__(kLanesThreads) getri_lanes(const __grid_consta
         const CT *const row = M + i * LD;
         if (first == 0) {
 #pragma unroll
-          for (int k = 0; k < 32 && k < i; k += VEC) {
-            const Piece w = *reinterpret_cast<const Piece *>(row + k);
-#pragma unroll
-            for (int v = 0; v < VEC; ++v)
-              if (k + v < i) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
-          }
+          for (int k = 0; k < 32 && k < i; k += VEC) subtract_piece(s0, s1, row, k, i);
         }
 #pragma unroll
-        for (int k = 32; k < i; k += VEC) {
-          const Piece w = *reinterpret_cast<const Piece *>(row + k);
-#pragma unroll
-          for (int v = 0; v < VEC; ++v)
-            if (k + v < i) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
-        }
+        for (int k = 32; k < i; k += VEC) subtract_piece(s0, s1, row, k, i);
         const CT s = sum_of(s0, s1);
         x[i] = lower_unit ? s : solved(s, i);
       }
@@ -313,10 +311,7 @@ __global__ void __launch_bounds__(kLanesThreads) getri_lanes(const __grid_consta
 #pragma unroll
         for (int k = aligned; k < K; k += VEC) {
           if (k >= n) break;
-          const Piece w = *reinterpret_cast<const Piece *>(row + k);
-#pragma unroll
-          for (int v = 0; v < VEC; ++v)
-            if (k + v < n) (v % 2 ? s1 : s0) = msub(v % 2 ? s1 : s0, w.v[v], x[k + v]);
+          subtract_piece(s0, s1, row, k, n);
         }
         const CT s = sum_of(s0, s1);
         x[i] = upper_unit ? s : solved(s, i);

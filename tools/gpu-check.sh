@@ -396,7 +396,7 @@ if has getriblocked; then
   # order) and cuBLAS getriBatched called directly (out of place plus the copy back), one run
   # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr; GBBATCH:
   # problems per call instead of about 1 GB; GBVENDORMIN: BLAS_BATCHED_LU_GETRI_VENDOR_MIN).
-  # GBBEFORE: the environment of the "before" run instead (e.g. BLAS_BATCHED_LU_GETRI_FUSED=0).
+  # GBBEFORE: the environment of the "before" run instead (e.g. BLAS_BATCHED_LU_GETRI_LANES=0).
   bench=$build/bench/blas_batched_bench
   before_env=${GBBEFORE:-BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000}
   sizes=${GBSIZES:-33,48,64,96,128,192,256}

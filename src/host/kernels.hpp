@@ -385,7 +385,12 @@ int geqrf(const GeqrfProblem<T> &p, Workspace &ws) {
       for (int i = 1; i < len; ++i) big = std::max({big, rabs(real(v[i])), rabs(imag(v[i]))});
       if (big != R(0) && isfinite_all(big)) {
         R scaled = 0;
-        for (int i = 1; i < len; ++i) scaled += abs2(v[i] * CT(R(1) / big));
+        // Divided, not multiplied by 1 / big: a subnormal big's reciprocal overflows (Inf, then
+        // a NaN tau), as xnrm2's x / scale never does.
+        for (int i = 1; i < len; ++i) {
+          const R re = real(v[i]) / big, im = imag(v[i]) / big;
+          scaled += re * re + im * im;
+        }
         xnorm = big * rsqrt(scaled);
       }
     }

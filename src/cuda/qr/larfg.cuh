@@ -52,7 +52,11 @@ __device__ Reflector<CT> larfg(CT alpha, real_t<CT> ssq, Each &&each, const Over
       xnorm = sqrt_of(ssq);  // zero (or only NaN), or infinite: nothing to scale
     } else {
       R s = 0;
-      each([&](CT &x) { s += abs2(scale_by(x, R(1) / big)); });
+      // Divided, not multiplied by 1 / big: a subnormal big's reciprocal overflows (host alike).
+      each([&](CT &x) {
+        const R re = real_of(x) / big, im = imag_of(x) / big;
+        s += re * re + im * im;
+      });
       xnorm = big * sqrt_of(over.sum(s));
     }
   }

@@ -463,6 +463,11 @@ TEST(GeqrfTinyNorm, ScaledAsLapack) {
   check_tiny_norm<bb::complex<float>>(1e-25);
   check_tiny_norm<double>(1e-170);
   check_tiny_norm<bb::complex<double>>(1e-170);
+  // Subnormal x, whose largest entry has no finite reciprocal (a scaling by 1 / big gave NaN).
+  check_tiny_norm<float>(std::ldexp(1.0, -140));
+  check_tiny_norm<bb::complex<float>>(std::ldexp(1.0, -140));
+  check_tiny_norm<double>(std::ldexp(1.0, -1060));
+  check_tiny_norm<bb::complex<double>>(std::ldexp(1.0, -1060));
 }
 
 }  // namespace

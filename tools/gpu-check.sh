@@ -395,7 +395,8 @@ if has getriblocked; then
   # kernels, cuBLAS from lu_getri_vendor_min_order: BLAS_BATCHED_LU_GETRI_BLOCKED_MIN past every
   # order) and cuBLAS getriBatched called directly (out of place plus the copy back), one run
   # per precision (GBPREC, GBSIZES pick a part; GBFORMS: native and/or native-devptr; GBBATCH:
-  # problems per call instead of about 1 GB; GBVENDORMIN: BLAS_BATCHED_LU_GETRI_VENDOR_MIN).
+  # problems per call instead of about 1 GB; GBVENDORMIN: BLAS_BATCHED_LU_GETRI_VENDOR_MIN, for
+  # both runs).
   # GBBEFORE: the environment of the "before" run instead (e.g. BLAS_BATCHED_LU_GETRI_LANES=0).
   bench=$build/bench/blas_batched_bench
   before_env=${GBBEFORE:-BLAS_BATCHED_LU_GETRI_BLOCKED_MIN=100000}

@@ -20,21 +20,21 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }
 
+// An A/B switch: on unless the variable's value starts with 0 (read once by each caller).
+static bool switched_on(const char *name) {
+  const char *e = std::getenv(name);
+  return !(e && e[0] == '0');
+}
+
 bool lu_supported(LuRoutine r, int n) { return r == LuRoutine::getrf || n <= kLuGlobalMaxN; }
 
 bool lu_thread_staging() {
-  static const bool enabled = [] {
-    const char *e = std::getenv("BLAS_BATCHED_LU_STAGE");
-    return !(e && e[0] == '0');
-  }();
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_STAGE");
   return enabled;
 }
 
 bool lu_one_pass(int K, bool single_complex) {
-  static const bool enabled = [] {
-    const char *e = std::getenv("BLAS_BATCHED_LU_ONE_PASS");
-    return !(e && e[0] == '0');
-  }();
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_ONE_PASS");
   return enabled && lu_one_pass_inverse(K, single_complex);
 }
 
@@ -64,10 +64,7 @@ bool lu_getri_blocked(DevPrec p, int n) {
 }
 
 bool lu_getri_lanes(DevPrec p, int n) {
-  static const bool enabled = [] {
-    const char *e = std::getenv("BLAS_BATCHED_LU_GETRI_LANES");
-    return !(e && e[0] == '0');
-  }();
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_GETRI_LANES");
   return enabled && lu_getri_lanes_takes(p, n);
 }
 

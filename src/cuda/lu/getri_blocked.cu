@@ -12,7 +12,8 @@
 //      TL22, X21 = TU22 V21 (trmm core), X22 = P(22), a diagonal block's product by a kernel;
 //   4. the column interchanges of inv(A) = X P, composed by step 1 into one permutation per
 //      problem and applied by strips of rows through shared memory.
-// r32 and r64 of orders 33..kLuGetriLanesMax take steps 2-4 in one kernel instead (getri_lanes).
+// r32 and r64 of orders 33..kLuGetriLanesMax, c32 of 33..kLuGetriLanesMaxC32, take steps 2-4 in
+// one kernel instead (getri_lanes).
 // The cores see one pointer array, so a run of strided operands becomes an array run here.
 #include "../gemm/gemm.hpp"
 #include "../tri/tri.hpp"
@@ -213,9 +214,9 @@ __global__ void __launch_bounds__(32 * kLeafWarps) getri_blocked_interchange(con
   }
 }
 
-// getri of orders 33..kLuGetriLanesMax (r32, r64) in one kernel: a thread block of
-// kLuGetriLanesMax lanes per problem, V staged once in shared memory by rows, and lane j
-// computing column j of X = inv(TU) inv(TL) as two triangular solves on e_j in registers,
+// getri of orders 33..kLuGetriLanesMax (r32, r64; c32 to kLuGetriLanesMaxC32) in one kernel: a
+// thread block of kLuGetriLanesMax lanes per problem, V staged once in shared memory by rows,
+// and lane j computing column j of X = inv(TU) inv(TL) as two triangular solves on e_j in registers,
 // y = TL^-1 e_j then x = TU^-1 y (about 1.2x LAPACK's 4n^3/3 flops at 64: a warp skips the rows
 // above its first column, not above each lane's), every lane of a warp reading the same
 // entry of V at once (a broadcast, 16 bytes per load). X leaves through shared memory with the
@@ -402,7 +403,7 @@ struct GetriBlocked {
   template <class S>
   int run(void *scratch, const int *perm) {
     const int n = r.n;
-    if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+    if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double> || std::is_same_v<S, cplx<float>>) {
       if (lu_getri_lanes(p, n)) {
         const GetriLanesLaunch l{r, work(), scratch, perm};
         return launch_kernel(s, getri_lanes<S>, l, kLanesThreads, r.problems, lanes_bytes<typename dev<S>::C>(n));

@@ -117,17 +117,23 @@ constexpr int lu_getri_vendor_min_order(DevPrec p) {
 // c64 2.06 / 3.49 / 5.60 / 9.70 / 17.4 / 62.7x and 12.2 / 21.5 / 69.5x; r32 3.49 / 15.0x and
 // c32 3.05 / 15.4x at 384 / 1024 (about 1 GB).
 constexpr int kLuGetriLeaf = 32;
-// Orders 33..kLuGetriLanesMax of r32 and r64 take one kernel for the whole inverse instead of
-// the recursion's dozen launches (getri_lanes in getri_blocked.cu: a lane per column of the
-// inverse, its two triangular solves in registers). c32 would unroll four times the
-// instructions and c64 need 256 registers a lane: both stay on the recursion. Measured on the
-// H200 (twenty-second session, `getriblocked` with GBBEFORE=BLAS_BATCHED_LU_GETRI_LANES=0, about
-// 1 GB strided) at 33 / 48 / 64, x the recursion and (x cuBLAS getriBatched):
-//   r64 1.58 / 1.34 / 0.99 (1.70 / 1.69 / 1.74)    r32 1.56 / 1.53 / 1.34 (1.82 / 1.86 / 2.23)
+// Orders 33..kLuGetriLanesMax of r32 and r64, and 33..kLuGetriLanesMaxC32 of c32, take one
+// kernel for the whole inverse instead of the recursion's dozen launches (getri_lanes in
+// getri_blocked.cu: a lane per column of the inverse, its two triangular solves in registers;
+// r64 and c32 168 registers, r32 128, no spills). c64 would need 256 registers a lane: it stays
+// on the recursion. Measured on the H200 (`getriblocked` with
+// GBBEFORE=BLAS_BATCHED_LU_GETRI_LANES=0, about 1 GB strided), x the recursion and (x cuBLAS
+// getriBatched):
+//   r64 at 33 / 48 / 64: 1.58 / 1.34 / 0.99 (1.70 / 1.69 / 1.74)    (twenty-second session)
+//   r32 at 33 / 48 / 64: 1.56 / 1.53 / 1.34 (1.82 / 1.86 / 2.23)
+//   c32 at 33 / 40 / 48 / 56 / 64: 1.57 / 1.37 / 1.16 / 0.93 / 0.82 (1.47 / 1.39 / 1.28 / 1.18 /
+//   1.18)    (twenty-third session: four times the unrolled instructions of r32; above 48 the
+//   recursion wins)
 // BLAS_BATCHED_LU_GETRI_LANES=0 turns it off for comparisons.
-constexpr int kLuGetriLanesMax = 64;
+constexpr int kLuGetriLanesMax = 64, kLuGetriLanesMaxC32 = 48;
 constexpr bool lu_getri_lanes_takes(DevPrec p, int n) {
-  return (p == DevPrec::r32 || p == DevPrec::r64) && n > kLuGetriLeaf && n <= kLuGetriLanesMax;
+  const int most = p == DevPrec::r32 || p == DevPrec::r64 ? kLuGetriLanesMax : p == DevPrec::c32 ? kLuGetriLanesMaxC32 : 0;
+  return n > kLuGetriLeaf && n <= most;
 }
 constexpr int kLuGetriNoBlocked = 1 << 30;
 constexpr int lu_getri_blocked_min_order(DevPrec p) {

@@ -521,9 +521,12 @@ TYPED_TEST(GpuGemm, ManyGroupsHostAndDeviceInOneCall) {
 }
 
 // ---- 2b. one problem per group: the proposal's variable sizes, many runs per launch ---------
+// Unreduced, 20000 groups: past the driver's kParallelGroups and the device pass's
+// kParallelProblems, so the thread teams' paths run (groups checked and device groups written
+// per thread, segments formed and scanned per thread, chunks of kChunkSegments runs).
 TYPED_TEST(GpuGemm, ManyOneProblemGroups) {
   using T = typename TypeParam::type;
-  const int groups = gpu::reduced() ? 60 : is_quad<T> ? 150 : 1500;
+  const int groups = gpu::reduced() ? 60 : is_quad<T> ? 150 : 20000;
   for (BLAS_Layout layout : kLayouts) {
     std::vector<Spec<T>> specs;
     for (int g = 0; g < groups; ++g) {

@@ -101,6 +101,15 @@ if has profile; then
     BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec r64 $opts --device gpu --backend native --reps 5 2>&1 |
       grep -E "blas_batched: |^gemm|native" | tail -5
   done > "$out/profile-$gpu.log" 2>&1
+  # The variable sizes against cuBLAS's grouped gemm in one run; PROFILE_THREADS: the same call's
+  # phases with fewer threads (how each phase scales).
+  "$bench" --routine gemm --prec r64 --variable-sizes 2:32 --device gpu --backend native,vendor-grouped --reps 5 2>&1 |
+    tail -3 >> "$out/profile-$gpu.log"
+  for th in ${PROFILE_THREADS:-}; do
+    echo "== r64 --variable-sizes 2:32, $th threads"
+    OMP_NUM_THREADS=$th BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec r64 --variable-sizes 2:32 --device gpu \
+      --backend native --reps 3 2>&1 | grep -E "blas_batched: " | tail -5
+  done >> "$out/profile-$gpu.log" 2>&1
   # Residency answered by allocation ranges (not page by page): the driver's range query works.
   echo "allocation range misses: $(BLAS_BATCHED_DEBUG=1 "$bench" --routine gemm --prec r64 --variable-sizes 2:32 \
     --batch 20000 --device gpu --backend native --reps 1 2>&1 | grep -c 'no allocation range')" >> "$out/profile-$gpu.log"

@@ -71,9 +71,10 @@ class DeviceRun {
   // device_info: the caller's info when it is device memory (c.info is then NULL or a host
   // copy); the run writes the codes it finds on the device there. wait = false: finish()
   // does not wait for the streams (a non-blocking call, SPEC.md section 9.3).
+  // one_device: every group is on the same device (the driver knows it from its pass).
   DeviceRun(const Call &c, std::vector<DeviceGroup> &groups, Backend backend, int *device_info = nullptr,
-            bool wait = true)
-      : c_(c), groups_(groups), backend_(backend), device_info_(device_info), wait_(wait) {}
+            bool wait = true, bool one_device = false)
+      : c_(c), groups_(groups), backend_(backend), device_info_(device_info), wait_(wait), one_device_(one_device) {}
 
   // Everything the device groups need from host memory and the CUDA runtime before anything is
   // touched: sessions, group starts, chunk buffers. A failure here (ERR_ALLOC, ERR_DEVICE)
@@ -163,21 +164,25 @@ class DeviceRun {
           w.b = std::move(pool.back());
           pool.pop_back();
         }
-        w.b->mine.clear();
         for (Returned &r : w.b->returned) r.pending = false;
         w.session = std::make_unique<cuda::Session>(dev);
         if (w.session->status()) return w.session->status();
-        for (std::size_t j = i; j < groups_.size(); ++j)
-          if (groups_[j].ordinal == dev) w.b->mine.push_back(int(j));
         w.staged = !A::native || backend_ == Backend::reference;
-        if (w.staged) continue;
         // Where each group starts among this device's problems: a chunk is a range of them,
         // and its segments are the groups that range meets, found by search and filled in
         // parallel (a call of one problem per group has as many segments as problems).
-        const int n = int(w.b->mine.size());
         std::vector<int64_t> &start = w.b->start;
-        start.assign(std::size_t(n) + 1, 0);
-        for (int k = 0; k < n; ++k) start[k + 1] = start[k] + groups_[w.b->mine[k]].count;
+        if (one_device_) {
+          mine_all(w.b->mine, start);
+        } else {
+          w.b->mine.clear();
+          for (std::size_t j = i; j < groups_.size(); ++j)
+            if (groups_[j].ordinal == dev) w.b->mine.push_back(int(j));
+          start.assign(w.b->mine.size() + 1, 0);
+          for (std::size_t k = 0; k < w.b->mine.size(); ++k) start[k + 1] = start[k] + groups_[w.b->mine[k]].count;
+        }
+        if (w.staged) continue;
+        const int n = int(w.b->mine.size());
         // Sized here: nothing inside the thread team may allocate (an exception there would
         // end the program).
         const std::size_t most = std::size_t(std::min<int64_t>(kChunkSegments, n));
@@ -198,6 +203,33 @@ class DeviceRun {
       }
       return 0;
     }
+  }
+
+  // Every group is this device's: mine = 0, 1, ..., and start their prefix sums, by a thread
+  // team from kParallelProblems groups on (serially, a million groups cost milliseconds).
+  void mine_all(std::vector<int> &mine, std::vector<int64_t> &start) {
+    const int n = int(groups_.size());
+    mine.resize(std::size_t(n)), start.resize(std::size_t(n) + 1);  // only growth is initialized
+    std::vector<int64_t> &partial = partial_sums();
+    const bool parallel = n >= kParallelProblems;
+    partial.assign(std::size_t(parallel ? omp_get_max_threads() : 1) + 1, 0);
+    start[0] = 0;
+#pragma omp parallel if (parallel)
+    {
+      const int threads = omp_get_num_threads(), me = omp_get_thread_num();
+      const int lo = int(int64_t(n) * me / threads), hi = int(int64_t(n) * (me + 1) / threads);
+      int64_t sum = 0;
+      for (int k = lo; k < hi; ++k) mine[k] = k, sum += groups_[k].count;
+      partial[me + 1] = sum;
+#pragma omp barrier
+      int64_t at = 0;
+      for (int t = 1; t <= me; ++t) at += partial[t];
+      for (int k = lo; k < hi; ++k) at += groups_[k].count, start[k + 1] = at;
+    }
+  }
+  static std::vector<int64_t> &partial_sums() {
+    thread_local std::vector<int64_t> v;
+    return v;
   }
 
   // What a chunk's info list needs once it is back: where it lies in the slot, and how the
@@ -242,7 +274,7 @@ class DeviceRun {
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_timing();
-    double t_start = debug ? omp_get_wtime() : 0, t_scan = 0, t_plan = 0, t_fill = 0, t_launch = 0;
+    double t_start = debug ? omp_get_wtime() : 0, t_form = 0, t_scan = 0, t_plan = 0, t_fill = 0, t_launch = 0;
     int chunks = 0;
     // CUDA calls stay on this thread (the master): the current device and the caller's stream
     // are per thread.
@@ -268,6 +300,7 @@ class DeviceRun {
         }
       }  // barrier: every thread sees the chunk
       if (!more) break;
+      double tf = debug ? omp_get_wtime() : 0;
       form_chunk(ch, mine, start);
       double t0 = debug ? omp_get_wtime() : 0;
       scan_chunk(ch);
@@ -285,7 +318,7 @@ class DeviceRun {
         status = launch_chunk(s, ch, slot, returned[slot]);
         slot ^= 1;
         if (debug)
-          t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
+          t_form += t0 - tf, t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
       }
 #pragma omp barrier
       // Host memory the GPU never reads: a host info's zeros are written while the chunk runs.
@@ -314,8 +347,10 @@ class DeviceRun {
       for (int k = 0; k < stretches; ++k) failures_ += int64_t(count_host[k]);
     }
     if (debug)
-      std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms\n",
-                   (omp_get_wtime() - t_start) * 1e3, chunks, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3, t_launch * 1e3);
+      std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms "
+                   "(upload %.3f ms of %.2f MB, launches %.3f ms)\n",
+                   (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3, t_launch * 1e3,
+                   t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3);
     return status;
   }
 
@@ -324,6 +359,7 @@ class DeviceRun {
   struct Tally {
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {}, block = 0, skipped = 0;
     int64_t checked = 0;       // problems of vendor runs on device pointer arrays
+    int64_t vendor = 0;        // vendor runs
     std::size_t scratch = 0;   // the largest scratch one of their skipped problems needs
   };
 
@@ -345,6 +381,7 @@ class DeviceRun {
     std::size_t checks_at = 0;  // device pointer arrays: the check pass's runs, when a table
     std::size_t checked_at = 0, scratch_at = 0;  // their checked copy for vendor runs
     int64_t checked_problems = 0;
+    int64_t vendor_runs = 0;
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
@@ -366,7 +403,11 @@ class DeviceRun {
       sg.chunk_pos = ch.starts[j] = lo - ch.begin;
       ch.desc[j] = A::describe(c_, dg.group, dg.count, backend_);
       dg.where = A::where(ch.desc[j]);
-      if (!ch.by_segments) start_segment(ch.desc[j], sg);
+      start_segment(ch.desc[j], sg);
+      // Many segments: each is scanned here by the thread that just wrote it (scanned in
+      // another pass, by other threads, each segment's lines moved between cores: 1 ms of
+      // 5.6 for 100k one-problem groups).
+      if (ch.by_segments) scan_range(ch.desc[j], sg, 0, sg.count, false);
     }
   }
 
@@ -465,18 +506,11 @@ class DeviceRun {
     lo = n * t / w, hi = n * (t + 1) / w;
   }
 
+  // Few segments: the threads split their problems (many: form_chunk scanned them).
   void scan_chunk(Chunk &ch) {
-    if (ch.by_segments) {
-      const int nseg = int(ch.nseg);
-#pragma omp for schedule(dynamic, 64)
-      for (int i = 0; i < nseg; ++i) {
-        start_segment(ch.desc[i], ch.segs[i]);
-        scan_range(ch.desc[i], ch.segs[i], 0, ch.segs[i].count, false);
-      }  // barrier
-    } else {
-      for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { scan_range(ch.desc[i], ch.segs[i], a, b, true); });
+    if (ch.by_segments) return;
+    for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { scan_range(ch.desc[i], ch.segs[i], a, b, true); });
 #pragma omp barrier
-    }
   }
 
   // Each thread, over its block of segments: the form of each run (evenly spaced, or a pointer
@@ -500,7 +534,10 @@ class DeviceRun {
         sg.checked_index = 0, t.checked += sg.count;
         t.scratch = std::max(t.scratch, A::scratch_bytes(d));
       }
-      if (sg.config == kRunVendor) continue;
+      if (sg.config == kRunVendor) {
+        ++t.vendor;
+        continue;
+      }
       sg.units = A::units(r, sg.config);
       if (sg.units == 0) {
         sg.config = kRunNothing;
@@ -521,10 +558,11 @@ class DeviceRun {
       Tally here = ch.tally[t];
       ch.tally[t] = sum;
       for (int c = 0; c < A::kConfigs; ++c) sum.count[c] += here.count[c], sum.units[c] += here.units[c];
-      sum.block += here.block, sum.skipped += here.skipped, sum.checked += here.checked;
+      sum.block += here.block, sum.skipped += here.skipped, sum.checked += here.checked, sum.vendor += here.vendor;
       sum.scratch = std::max(sum.scratch, here.scratch);
     }
     ch.checked_problems = sum.checked;
+    ch.vendor_runs = sum.vendor;
     failures_ += sum.skipped;
     ch.block_problems = sum.block;
     std::copy(sum.count, sum.count + A::kConfigs, ch.count);
@@ -652,7 +690,10 @@ class DeviceRun {
   // channel's list comes back into the slot.
   int launch_chunk(cuda::Session &s, Chunk &ch, int slot, Returned &returned) {
     using Run = typename A::Run;
+    const double t0 = debug_timing() ? omp_get_wtime() : 0;
     if (ch.bytes && s.slot_upload(slot, ch.bytes)) return s.status();
+    const double t1 = t0 > 0 ? omp_get_wtime() : 0;
+    if (t0 > 0) t_upload_ += t1 - t0, uploaded_ += ch.bytes;
     int *codes = chunk_place(ch).codes;
     if (collect() && cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
     if (device_arrays()) {
@@ -672,6 +713,7 @@ class DeviceRun {
                     int(ch.count[c]), ch.units[c]))
         return s.status();
     }
+    if (t0 > 0) t_kernels_ += omp_get_wtime() - t1;
     // A device info's zeros: the check pass wrote them for device pointer arrays, the kernels
     // for strided runs they compute; the rest here, before the adapter-driven runs, which write
     // only their non-zero codes (blocked getrf).
@@ -681,7 +723,8 @@ class DeviceRun {
         if ((sg.config < 0 || !A::kZeroesInfo) && cuda::info_fill(s, device_info_ + sg.first, sg.count, 0))
           return s.status();
       }
-    for (int64_t i = 0; i < ch.nseg; ++i)
+    // (A serial pass over segments other threads wrote costs ~100 ns each: only when needed.)
+    for (int64_t i = 0; ch.vendor_runs && i < ch.nseg; ++i)
       if (ch.segs[i].config == kRunVendor &&
           A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
@@ -766,8 +809,10 @@ class DeviceRun {
     int team = 1;
   };
   std::vector<DeviceWork> work_;
+  bool one_device_ = false;
   bool prepared_ = false;
   int64_t failures_ = 0;
+  double t_upload_ = 0, t_kernels_ = 0, uploaded_ = 0;  // BLAS_BATCHED_DEBUG=time
 };
 
 }  // namespace bb::device

@@ -199,8 +199,9 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   std::vector<device::DeviceGroup> &device_groups = kept_device_groups;
   device_groups.resize(std::size_t(device_per_thread[blocks]));
   if (!device_groups.empty()) {
-    // Block b by thread b of a team like the first (the same threads, so the groups are in
-    // their caches); a smaller team takes several blocks each.
+    // Block b by thread b of a team like the first: in practice (OpenMP does not promise it)
+    // the same threads, whose caches hold those groups; a smaller team takes several blocks each.
+    // (Not re-entrant on one thread: host::run never calls back into a batched call.)
 #pragma omp parallel num_threads(blocks) if (blocks > 1)
     for (int b = omp_get_thread_num(); b < blocks; b += omp_get_num_threads()) {
       int64_t at = device_per_thread[b];

@@ -382,6 +382,9 @@ void check_call_errors(BLAS_Layout layout) {
       setenv("BLAS_BATCHED_BACKEND", "no-such-backend", 1);
       expect_untouched(h, BLAS_BATCHED_ERR_BACKEND, "unknown backend");
       unsetenv("BLAS_BATCHED_BACKEND");
+      // The call record names the cause (it once printed an empty backend).
+      EXPECT_NE(std::string(blas_batched_last_call()).find("backend invalid BLAS_BATCHED_BACKEND"), std::string::npos)
+          << blas_batched_last_call();
     }
   }
   count_checked((std::string("bad call-level arguments ") + traits<T>::name()).c_str(), checked);

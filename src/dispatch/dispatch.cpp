@@ -61,7 +61,7 @@ extern "C" __attribute__((visibility("default"))) const char *blas_batched_last_
     std::string &t = r.text;
     char buf[160];
     std::snprintf(buf, sizeof buf, "%s_batched_%s: returned %d, backend %s, %d group(s)",
-                  r.name, r.precision, r.result, r.backend, r.group_count);
+                  r.name, r.precision, r.result, *r.backend ? r.backend : "not chosen", r.group_count);
     t = buf;
     const int shown = 16;
     for (int g = 0; g < r.group_count && g < shown; ++g) {

@@ -104,7 +104,10 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   if (rec.groups.size() < std::size_t(G)) rec.groups.resize(G);
   if (int bad = check_call(c, rec.first.data())) return rec.result = -bad;  // nothing touched
   Backend backend;
-  if (!backend_from_env(backend)) return rec.result = BLAS_BATCHED_ERR_BACKEND;
+  if (!backend_from_env(backend)) {
+    rec.backend = "invalid BLAS_BATCHED_BACKEND";
+    return rec.result = BLAS_BATCHED_ERR_BACKEND;
+  }
   rec.backend = backend_name(backend);
   rec.group_count = G;
   const int64_t *first = rec.first.data();

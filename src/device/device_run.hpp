@@ -206,7 +206,8 @@ class DeviceRun {
   }
 
   // Every group is this device's: mine = 0, 1, ..., and start their prefix sums, by a thread
-  // team from kParallelProblems groups on (serially, a million groups cost milliseconds).
+  // team from kParallelProblems groups on (a group's entry costs about a problem's pointer pass;
+  // serially, a million groups cost milliseconds).
   void mine_all(std::vector<int> &mine, std::vector<int64_t> &start) {
     const int n = int(groups_.size());
     mine.resize(std::size_t(n)), start.resize(std::size_t(n) + 1);  // only growth is initialized
@@ -318,7 +319,8 @@ class DeviceRun {
         status = launch_chunk(s, ch, slot, returned[slot]);
         slot ^= 1;
         if (debug)
-          t_form += t0 - tf, t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2, t_launch += omp_get_wtime() - t3, ++chunks;
+          t_form += t0 - tf, t_scan += t1 - t0, t_plan += t2 - t1, t_fill += t3 - t2,
+              t_launch += omp_get_wtime() - t3, ++chunks;
       }
 #pragma omp barrier
       // Host memory the GPU never reads: a host info's zeros are written while the chunk runs.
@@ -347,10 +349,11 @@ class DeviceRun {
       for (int k = 0; k < stretches; ++k) failures_ += int64_t(count_host[k]);
     }
     if (debug)
-      std::fprintf(stderr, "blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, launch %.3f ms "
-                   "(upload %.3f ms of %.2f MB, launches %.3f ms)\n",
-                   (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3, t_launch * 1e3,
-                   t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3);
+      std::fprintf(stderr,
+                   "blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
+                   "launch %.3f ms (upload %.3f ms of %.2f MB, launches %.3f ms)\n",
+                   (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
+                   t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3);
     return status;
   }
 

@@ -177,7 +177,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
           if (res.device) {
             gr.where = Where::cuda_kernel, gr.ordinal = int16_t(res.ordinal);  // refined by the device run
             ++mine;
-            lowest_ordinal = std::min(lowest_ordinal, res.ordinal), highest_ordinal = std::max(highest_ordinal, res.ordinal);
+            lowest_ordinal = std::min(lowest_ordinal, res.ordinal);
+            highest_ordinal = std::max(highest_ordinal, res.ordinal);
           } else {
             gr.where = host_choice<T>(backend, Call::routine, c.order(g));
             any_lapack = any_lapack || gr.where == Where::host_lapack;
@@ -237,7 +238,9 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const bool codes_need_host = DeviceAdapter::kNumericInfo && !(device_info && DeviceAdapter::kZeroesInfo);
   const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || codes_need_host;
   if (t_plan > 0)
-    std::fprintf(stderr, "blas_batched: group checks %.3f ms (parallel loop %.3f; %d groups, %zu on the device, %ld residency queries so far)\n",
+    std::fprintf(stderr,
+                 "blas_batched: group checks %.3f ms (parallel loop %.3f; %d groups, %zu on the device, "
+                 "%ld residency queries so far)\n",
                  (omp_get_wtime() - t_plan) * 1e3, (t_loop - t_plan) * 1e3, G, device_groups.size(),
                  device::ResidencyCache::queries().load());
   // Device work is queued first (the host pass over device groups' pointers is part of it),
@@ -292,7 +295,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const int64_t ran_on_device = int64_t(device_groups.size());
 #pragma omp parallel for schedule(static) if (ran_on_device >= kParallelGroups)
   for (int64_t i = 0; i < ran_on_device; ++i) groups[device_groups[i].group].where = device_groups[i].where;
-  if (t_plan > 0) std::fprintf(stderr, "blas_batched: call ends %.3f ms after the group checks began\n", (omp_get_wtime() - t_plan) * 1e3);
+  if (t_plan > 0)
+    std::fprintf(stderr, "blas_batched: call ends %.3f ms after the group checks began\n", (omp_get_wtime() - t_plan) * 1e3);
   if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;

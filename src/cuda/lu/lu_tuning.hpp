@@ -132,7 +132,9 @@ constexpr int kLuGetriLeaf = 32;
 // BLAS_BATCHED_LU_GETRI_LANES=0 turns it off for comparisons.
 constexpr int kLuGetriLanesMax = 64, kLuGetriLanesMaxC32 = 48;
 constexpr bool lu_getri_lanes_takes(DevPrec p, int n) {
-  const int most = p == DevPrec::r32 || p == DevPrec::r64 ? kLuGetriLanesMax : p == DevPrec::c32 ? kLuGetriLanesMaxC32 : 0;
+  const int most = p == DevPrec::r32 || p == DevPrec::r64 ? kLuGetriLanesMax
+                   : p == DevPrec::c32                      ? kLuGetriLanesMaxC32
+                                                            : 0;
   return n > kLuGetriLeaf && n <= most;
 }
 constexpr int kLuGetriNoBlocked = 1 << 30;

@@ -223,7 +223,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   std::vector<int> info_copy;
   if (info_device >= 0) {
     bool on_device = direct && DeviceAdapter::native && backend != Backend::reference;
-    for (const device::DeviceGroup &d : device_groups) on_device = on_device && d.ordinal == info_device;
+    // Every device group on info's device (from the checks' reduction, not a pass over them).
+    on_device = on_device && (device_groups.empty() || (lowest_ordinal == highest_ordinal && lowest_ordinal == info_device));
     if (on_device) {
       device_info = c.info, c.info = nullptr;
     } else {

@@ -167,8 +167,10 @@ class DeviceRun {
           pool.pop_back();
         }
         for (Returned &r : w.b->returned) r.pending = false;
+        const double t0 = debug_timing() ? omp_get_wtime() : 0;
         w.session = std::make_unique<cuda::Session>(dev);
         if (w.session->status()) return w.session->status();
+        const double t1 = t0 > 0 ? omp_get_wtime() : 0;
         w.staged = !A::native || backend_ == Backend::reference;
         // Where each group starts among this device's problems: a chunk is a range of them,
         // and its segments are the groups that range meets, found by search and filled in
@@ -183,6 +185,9 @@ class DeviceRun {
           start.assign(w.b->mine.size() + 1, 0);
           for (std::size_t k = 0; k < w.b->mine.size(); ++k) start[k + 1] = start[k] + groups_[w.b->mine[k]].count;
         }
+        if (t0 > 0)
+          std::fprintf(stderr, "blas_batched: device %d: session %.3f ms, group list %.3f ms (%zu groups%s)\n", dev,
+                       (t1 - t0) * 1e3, (omp_get_wtime() - t1) * 1e3, w.b->mine.size(), one_device_ ? ", one device" : "");
         if (w.staged) continue;
         const int n = int(w.b->mine.size());
         // Sized here: nothing inside the thread team may allocate (an exception there would

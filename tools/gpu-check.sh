@@ -515,6 +515,22 @@ for r in sorted(body, key=lambda r: -num(r[samples]))[:25]:
     print(f"{100 * num(r[samples]) / total:5.1f} %  {r[source]}")
 PYEOF
 fi
+if has gemmncu; then
+  # The tiny gemm kernels under ncu (issue 7's H200 target): speed of light, occupancy, launch
+  # shape, warp stalls and memory per kernel, for GEMMNCU="r64:4 r64:8 ..." (first kernel of a
+  # strided call of about 1 GB; GEMMNCU_CLOCK=none: at the clocks the card runs, not ncu's base
+  # clock); the full pages come back in the log archive.
+  for pn in ${GEMMNCU:-r64:4 r64:8 r64:16 r32:8 r32:16}; do
+    ncu ${GEMMNCU_CLOCK:+--clock-control $GEMMNCU_CLOCK} --section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats \
+      --section MemoryWorkloadAnalysis -k regex:'gemm_(flat|tiles)' -c 1 \
+      "$build/bench/blas_batched_bench" --routine gemm --prec ${pn%%:*} --sizes ${pn##*:} \
+      --backend native-strided --device gpu --reps 1 > "$out/gemmncu-${pn/:/-}-$gpu.log" 2>&1 || rc=1
+    echo "== $pn: $(grep -E '^  void gemm_' "$out/gemmncu-${pn/:/-}-$gpu.log" | head -1 | cut -c1-110)"
+    grep -E "^    (SM Frequency|L1/TEX Cache Throughput|Duration|DRAM Throughput|Memory Throughput|Achieved Occupancy|Theoretical Occupancy|Registers Per Thread|Block Size|Grid Size|Waves Per SM|Block Limit (Registers|Shared Mem|Warps|SM)|Warp Cycles Per Issued Instruction|Avg. Active Threads Per Warp|Mem Busy|Max Bandwidth|L2 Hit Rate)" \
+      "$out/gemmncu-${pn/:/-}-$gpu.log" | sed 's/  */ /g' | tr '\n' ';'
+    echo
+  done
+fi
 if has bench; then
   bash "$root/bench/run_gpu_sweep.sh" "$out" > "$out/bench-sweep-$gpu.log" 2>&1 || rc=1
   tail -40 "$out/bench-sweep-$gpu.log"

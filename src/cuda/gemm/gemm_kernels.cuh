@@ -3,7 +3,9 @@
 // one problem per group fills its blocks like one large group). Tiled kernels: a team computes
 // one TILE x TILE tile of C, each thread a TM x TN register block, looping over k in TILE
 // steps. Flat kernels: a team moves a whole small problem with 16-byte vectors through shared
-// memory; the exact-shape variant is fully unrolled. Every matrix is read once and written once.
+// memory; the exact-shape variants are fully unrolled, and where a thread's vector of C holds
+// whole rows of one column, it computes that vector and C stays in registers. Every matrix is
+// read once and written once.
 #pragma once
 #include "../device_types.cuh"
 #include "../run_table.cuh"
@@ -92,6 +94,26 @@ bool with_shape(int config, F &&f) {
   return false;
 }
 
+// f(TA, TB) with the problem's transposes as compile-time constants (0 N, 1 T, 2 C), for the
+// fully unrolled exact-size products.
+template <class F>
+__device__ __forceinline__ void with_transposes(int ta, int tb, F &&f) {
+  using I0 = std::integral_constant<int, 0>;
+  using I1 = std::integral_constant<int, 1>;
+  using I2 = std::integral_constant<int, 2>;
+  switch (ta * 3 + tb) {
+    case 0: f(I0{}, I0{}); break;
+    case 1: f(I0{}, I1{}); break;
+    case 2: f(I0{}, I2{}); break;
+    case 3: f(I1{}, I0{}); break;
+    case 4: f(I1{}, I1{}); break;
+    case 5: f(I1{}, I2{}); break;
+    case 6: f(I2{}, I0{}); break;
+    case 7: f(I2{}, I1{}); break;
+    default: f(I2{}, I2{}); break;
+  }
+}
+
 // C = alpha op(A) op(B) + beta C for one EXACT-sized problem in shared memory; this thread's
 // elements are t, t + TEAM, ...
 template <class S, class Shape, int TA, int TB>
@@ -119,6 +141,51 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
     if (G.read_c) v = madd(v, beta, widen(sC[e]));
     sC[e] = narrow<S>(v);
   }
+}
+
+// The 16-byte vector of C that thread t loaded, rows i0 .. i0 + VEC - 1 of column j of one
+// EXACT-sized problem, computed from A and B in shared memory. Against one element per thread
+// (flat_exact), op(A)'s rows come as one vector load per k and C stays in registers: the tiny
+// kernels were bound by shared-memory wavefronts (ncu on the H200: L1 78-88 % busy, DRAM
+// 44-58 %), not by DRAM.
+template <class S, class Shape, int TA, int TB>
+__device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, const uint4 &c_in, int t,
+                                                    const GemmSeg &G, typename dev<S>::C alpha,
+                                                    typename dev<S>::C beta) {
+  using CT = typename dev<S>::C;
+  constexpr int N = Shape::EXACT, VEC = Shape::VEC;
+  const int i0 = (t * VEC) % N, j = (t * VEC) / N;
+  CT acc[VEC];
+#pragma unroll
+  for (int r = 0; r < VEC; ++r) acc[r] = widen(zero<S>());
+  if (G.read_ab) {
+#pragma unroll
+    for (int kk = 0; kk < N; ++kk) {
+      S a[VEC];
+      if constexpr (TA == 0) {
+        const uint4 v = *reinterpret_cast<const uint4 *>(sA + i0 + kk * N);
+        memcpy(a, &v, 16);
+      } else {
+#pragma unroll
+        for (int r = 0; r < VEC; ++r) a[r] = TA == 2 ? conj(sA[kk + (i0 + r) * N]) : sA[kk + (i0 + r) * N];
+      }
+      S b = TB == 0 ? sB[kk + j * N] : sB[j + kk * N];
+      if (TB == 2) b = conj(b);
+#pragma unroll
+      for (int r = 0; r < VEC; ++r) acc[r] = madd(acc[r], widen(a[r]), widen(b));
+    }
+  }
+  S c[VEC];
+  memcpy(c, &c_in, 16);
+#pragma unroll
+  for (int r = 0; r < VEC; ++r) {
+    CT v = mul(alpha, acc[r]);
+    if (G.read_c) v = madd(v, beta, widen(c[r]));
+    c[r] = narrow<S>(v);
+  }
+  uint4 out;
+  memcpy(&out, c, 16);
+  return out;
 }
 
 // A 16-byte vector of a matrix: one load where the matrix is 16-byte aligned, else element by
@@ -182,6 +249,9 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
   using CT = typename dev<S>::C;
   constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
   constexpr bool in_registers = TEAM == 1 && Shape::EXACT > 0 && MAXE * sizeof(S) == 16;
+  // One vector of C per thread, whole columns' worth of rows (flat_column_vector): exact
+  // orders of at least VEC whose C fits the team in one vector per thread.
+  constexpr bool column_vectors = !in_registers && Shape::EXACT >= VEC && Shape::LOADS == 1;
   // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
   // read different banks.
   constexpr int M = MAXE < VEC ? VEC : MAXE;
@@ -218,7 +288,7 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
         const int v = t + l * TEAM;
         if (G.read_ab && v < va) reinterpret_cast<uint4 *>(sA)[v] = ra[l];
         if (G.read_ab && v < vbn) reinterpret_cast<uint4 *>(sB)[v] = rb[l];
-        if (G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
+        if (!column_vectors && G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
       }
     }
     if constexpr (in_registers) {
@@ -230,19 +300,21 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
       continue;  // every thread of the block is here: no barrier is skipped by some
     }
     __syncthreads();
-    if constexpr (Shape::EXACT > 0) {
+    if constexpr (column_vectors) {
       if (active) {
-        switch (G.ta * 3 + G.tb) {
-          case 0: flat_exact<S, Shape, 0, 0>(sA, sB, sC, t, G, alpha, beta); break;
-          case 1: flat_exact<S, Shape, 0, 1>(sA, sB, sC, t, G, alpha, beta); break;
-          case 2: flat_exact<S, Shape, 0, 2>(sA, sB, sC, t, G, alpha, beta); break;
-          case 3: flat_exact<S, Shape, 1, 0>(sA, sB, sC, t, G, alpha, beta); break;
-          case 4: flat_exact<S, Shape, 1, 1>(sA, sB, sC, t, G, alpha, beta); break;
-          case 5: flat_exact<S, Shape, 1, 2>(sA, sB, sC, t, G, alpha, beta); break;
-          case 6: flat_exact<S, Shape, 2, 0>(sA, sB, sC, t, G, alpha, beta); break;
-          case 7: flat_exact<S, Shape, 2, 1>(sA, sB, sC, t, G, alpha, beta); break;
-          default: flat_exact<S, Shape, 2, 2>(sA, sB, sC, t, G, alpha, beta); break;
-        }
+        uint4 out;
+        with_transposes(G.ta, G.tb, [&](auto ta, auto tb) {
+          out = flat_column_vector<S, Shape, decltype(ta)::value, decltype(tb)::value>(sA, sB, rc[0], t, G, alpha, beta);
+        });
+        store_vector<S>(C + t, out, aligned);
+      }
+      __syncthreads();  // the next problem reuses the shared memory
+      continue;
+    } else if constexpr (Shape::EXACT > 0) {
+      if (active) {
+        with_transposes(G.ta, G.tb, [&](auto ta, auto tb) {
+          flat_exact<S, Shape, decltype(ta)::value, decltype(tb)::value>(sA, sB, sC, t, G, alpha, beta);
+        });
       }
     } else if (active) {
 #pragma unroll

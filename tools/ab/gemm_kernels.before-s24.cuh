@@ -1,0 +1,419 @@
+// Batched gemm kernels on runs of problems (GemmSeg). A thread block holds several teams; each
+// team looks up its own run, so one block may serve problems of different groups (a call with
+// one problem per group fills its blocks like one large group). Tiled kernels: a team computes
+// one TILE x TILE tile of C, each thread a TM x TN register block, looping over k in TILE
+// steps. Flat kernels: a team moves a whole small problem with 16-byte vectors through shared
+// memory; the exact-shape variant is fully unrolled. Every matrix is read once and written once.
+#pragma once
+#include "../device_types.cuh"
+#include "../run_table.cuh"
+#include "gemm.hpp"
+#include "gemm_tuning.hpp"
+
+#include <tuple>
+#include <type_traits>
+
+namespace bb::cuda {
+
+using GemmLaunch = RunLaunch<GemmSeg, kInlineSegs>;
+
+// A NULL C, or a NULL A or B where the problem needs them (k > 0, even when alpha = 0 leaves
+// them unread: SPEC.md section 4.2), in array form: a problem skipped, which the pass over the
+// pointers (the host's, or the device's for pointer arrays in device memory) reported.
+__device__ __forceinline__ bool missing_input(const GemmSeg &G, int64_t p) {
+  if (G.k == 0) return false;
+  return (G.A.array && !static_cast<const void *const *>(G.A.p)[p]) ||
+         (G.B.array && !static_cast<const void *const *>(G.B.p)[p]);
+}
+
+template <class S, int TILE_, int TM_, int TN_>
+struct TileShape {
+  static constexpr int TILE = TILE_, TM = TM_, TN = TN_;
+  static constexpr int TX = TILE / TM, TY = TILE / TN, TEAM = TX * TY;
+  static constexpr int LD = TILE + 1;  // pad: transposed stores hit distinct banks
+  static constexpr int team_smem = 2 * TILE * LD * int(sizeof(S));
+  static constexpr int by_threads = 256 / TEAM > 0 ? 256 / TEAM : 1;
+  static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
+  static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
+  static constexpr int THREADS = TEAM * PPB;
+  // Blocks per SM asked of ptxas: for real types 80 registers (3 blocks of 256 threads; 64
+  // would spill, and without a hint the smallest tiles spill a little) except tile 16 2 x 2 at
+  // 64 (4 blocks; r64 spills 48 bytes there, yet ran 16 % faster on the H100, ncu, strided
+  // n = 16; the other shapes not measured), 128 for complex types (twice the accumulators).
+  static constexpr int REGS = dev<S>::complex ? 128 : TILE == 16 && TM == 2 && TN == 2 ? 64 : 80;
+  static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
+  static constexpr bool flat = false;
+  static constexpr int MAXE = 0, EXACT = 0;
+  static_assert(TEAM % TILE == 0, "a load pass covers whole columns of the tile");
+};
+
+// Problems whose matrices are each one contiguous, 16-byte aligned block with at most MAXE
+// elements: every matrix moves as 16-byte vectors, C included, and the product runs from
+// shared memory. EXACT: exactly EXACT x EXACT x EXACT, loops fully unrolled.
+template <class S, int MAXE_, int EXACT_ = 0>
+struct FlatShape {
+  static constexpr int MAXE = MAXE_, EXACT = EXACT_;
+  static_assert(EXACT == 0 || EXACT * EXACT == MAXE);
+  static constexpr int VEC = 16 / int(sizeof(S));
+  static constexpr int VM = MAXE / VEC > 0 ? MAXE / VEC : 1;  // vectors of a largest matrix
+  static constexpr int TEAM = VM < 128 ? VM : 128;
+  static constexpr int team_smem = 3 * MAXE * int(sizeof(S)) + 16;
+  static constexpr int by_threads = 256 / TEAM;
+  static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
+  static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
+  static constexpr int THREADS = TEAM * PPB;
+  static constexpr int LOADS = (VM + TEAM - 1) / TEAM, OUTS = (MAXE + TEAM - 1) / TEAM;
+  static constexpr int TILE = 1 << 30;  // one tile per problem
+  static constexpr bool flat = true;
+};
+
+// The shapes of GemmConfig, in its order.
+template <class S>
+using GemmShapes =
+    std::tuple<TileShape<S, 2, 1, 1>, TileShape<S, 4, 1, 1>, TileShape<S, 4, 2, 2>, TileShape<S, 8, 2, 1>,
+               TileShape<S, 8, 2, 2>, TileShape<S, 16, 2, 2>, TileShape<S, 16, 4, 4>, TileShape<S, 32, 4, 4>,
+               TileShape<S, 32, 2, 2>, TileShape<S, 32, 4, 2>, FlatShape<S, 4>, FlatShape<S, 16>,
+               FlatShape<S, 64>, FlatShape<S, 256>, FlatShape<S, 4, 2>, FlatShape<S, 16, 4>,
+               FlatShape<S, 64, 8>, FlatShape<S, 256, 16>>;
+static_assert(std::tuple_size_v<GemmShapes<float>> == kGemmConfigs);
+
+// f(shape) for configuration `config` of precision S, if compiled; returns whether it was.
+template <class S, int I = 0, class F>
+bool with_shape(int config, F &&f) {
+  if constexpr (I < kGemmConfigs) {
+    if constexpr (gemm_config_built(dev_prec_of<S>(), I)) {
+      if (config == I) {
+        f(std::tuple_element_t<I, GemmShapes<S>>{});
+        return true;
+      }
+    }
+    return with_shape<S, I + 1>(config, f);
+  }
+  return false;
+}
+
+// C = alpha op(A) op(B) + beta C for one EXACT-sized problem in shared memory; this thread's
+// elements are t, t + TEAM, ...
+template <class S, class Shape, int TA, int TB>
+__device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int t, const GemmSeg &G,
+                                           typename dev<S>::C alpha, typename dev<S>::C beta) {
+  using CT = typename dev<S>::C;
+  constexpr int N = Shape::EXACT;
+#pragma unroll
+  for (int o = 0; o < Shape::OUTS; ++o) {
+    const int e = t + o * Shape::TEAM;
+    if (Shape::OUTS * Shape::TEAM > N * N && e >= N * N) break;
+    const int i = e % N, j = e / N;
+    CT acc = widen(zero<S>());
+    if (G.read_ab) {
+#pragma unroll
+      for (int kk = 0; kk < N; ++kk) {
+        S a = TA == 0 ? sA[i + kk * N] : sA[kk + i * N];
+        S b = TB == 0 ? sB[kk + j * N] : sB[j + kk * N];
+        if (TA == 2) a = conj(a);
+        if (TB == 2) b = conj(b);
+        acc = madd(acc, widen(a), widen(b));
+      }
+    }
+    CT v = mul(alpha, acc);
+    if (G.read_c) v = madd(v, beta, widen(sC[e]));
+    sC[e] = narrow<S>(v);
+  }
+}
+
+// A 16-byte vector of a matrix: one load where the matrix is 16-byte aligned, else element by
+// element (matrices behind device pointer arrays, whose addresses the host never saw).
+template <class S>
+__device__ __forceinline__ uint4 load_vector(const uint4 *p, bool aligned) {
+  if (aligned) return *p;
+  S e[16 / sizeof(S)];
+  const S *s = reinterpret_cast<const S *>(p);
+#pragma unroll
+  for (int i = 0; i < int(16 / sizeof(S)); ++i) e[i] = s[i];
+  uint4 v;
+  memcpy(&v, e, 16);
+  return v;
+}
+template <class S>
+__device__ __forceinline__ void store_vector(uint4 *p, const uint4 &v, bool aligned) {
+  if (aligned) {
+    *p = v;
+    return;
+  }
+  S e[16 / sizeof(S)];
+  memcpy(e, &v, 16);
+  S *s = reinterpret_cast<S *>(p);
+#pragma unroll
+  for (int i = 0; i < int(16 / sizeof(S)); ++i) s[i] = e[i];
+}
+
+// The whole EXACT-sized problem in one 16-byte vector per matrix, in registers (TEAM == 1).
+template <class S, class Shape>
+__device__ __forceinline__ void flat_registers(const uint4 *ra, const uint4 *rb, uint4 *rc, const GemmSeg &G,
+                                               typename dev<S>::C alpha, typename dev<S>::C beta) {
+  using CT = typename dev<S>::C;
+  constexpr int N = Shape::EXACT;
+  static_assert(N * N * sizeof(S) == 16, "one vector per matrix");
+  S a[N * N], b[N * N], c[N * N];
+  memcpy(a, ra, 16), memcpy(b, rb, 16), memcpy(c, rc, 16);
+#pragma unroll
+  for (int e = 0; e < N * N; ++e) {
+    const int i = e % N, j = e / N;
+    CT acc = widen(zero<S>());
+    if (G.read_ab) {
+#pragma unroll
+      for (int kk = 0; kk < N; ++kk) {
+        S x = G.ta == 0 ? a[i + kk * N] : a[kk + i * N];
+        S y = G.tb == 0 ? b[kk + j * N] : b[j + kk * N];
+        if (G.ta == 2) x = conj(x);
+        if (G.tb == 2) y = conj(y);
+        acc = madd(acc, widen(x), widen(y));
+      }
+    }
+    CT v = mul(alpha, acc);
+    if (G.read_c) v = madd(v, beta, widen(c[e]));
+    c[e] = narrow<S>(v);
+  }
+  memcpy(rc, c, 16);
+}
+
+template <class S, class Shape>
+__global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constant__ GemmLaunch L) {
+  using CT = typename dev<S>::C;
+  constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
+  constexpr bool in_registers = TEAM == 1 && Shape::EXACT > 0 && MAXE * sizeof(S) == 16;
+  // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
+  // read different banks.
+  constexpr int M = MAXE < VEC ? VEC : MAXE;
+  __shared__ __align__(16) S smem[Shape::PPB][3 * M + VEC];
+  const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
+  S *sA = smem[team], *sB = sA + M, *sC = sB + M;
+  for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
+    const int64_t u = vb * Shape::PPB + team;
+    const bool in_launch = u < L.total_units;
+    const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
+    const int m = G.m, n = G.n, k = G.k;
+    const int64_t p = u - G.unit_begin;
+    uint4 *C = in_launch ? reinterpret_cast<uint4 *>(operand_at<S>(G.C, p)) : nullptr;
+    const bool active = C && !missing_input(G, p);
+    if (active && G.info && t == 0) G.info[p] = 0;
+    const uint4 *A = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.A, p)) : nullptr;
+    const uint4 *B = active && G.read_ab ? reinterpret_cast<const uint4 *>(operand_at<S>(G.B, p)) : nullptr;
+    const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
+    const int va = m * k / VEC, vbn = k * n / VEC, vc = m * n / VEC;
+    // Runs the host planned are 16-byte aligned; device pointer arrays may not be.
+    const bool aligned = ((reinterpret_cast<std::uintptr_t>(A) | reinterpret_cast<std::uintptr_t>(B) |
+                           reinterpret_cast<std::uintptr_t>(C)) & 15) == 0;
+    uint4 ra[Shape::LOADS], rb[Shape::LOADS], rc[Shape::LOADS];
+    if (active) {
+#pragma unroll
+      for (int l = 0; l < Shape::LOADS; ++l) {
+        const int v = t + l * TEAM;
+        if (G.read_ab && v < va) ra[l] = load_vector<S>(A + v, aligned);
+        if (G.read_ab && v < vbn) rb[l] = load_vector<S>(B + v, aligned);
+        if (G.read_c && v < vc) rc[l] = load_vector<S>(C + v, aligned);
+      }
+#pragma unroll
+      for (int l = 0; l < Shape::LOADS && !in_registers; ++l) {
+        const int v = t + l * TEAM;
+        if (G.read_ab && v < va) reinterpret_cast<uint4 *>(sA)[v] = ra[l];
+        if (G.read_ab && v < vbn) reinterpret_cast<uint4 *>(sB)[v] = rb[l];
+        if (G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
+      }
+    }
+    if constexpr (in_registers) {
+      // One thread owns the whole problem: it never leaves registers.
+      if (active) {
+        flat_registers<S, Shape>(ra, rb, rc, G, alpha, beta);
+        store_vector<S>(C, rc[0], aligned);
+      }
+      continue;  // every thread of the block is here: no barrier is skipped by some
+    }
+    __syncthreads();
+    if constexpr (Shape::EXACT > 0) {
+      if (active) {
+        switch (G.ta * 3 + G.tb) {
+          case 0: flat_exact<S, Shape, 0, 0>(sA, sB, sC, t, G, alpha, beta); break;
+          case 1: flat_exact<S, Shape, 0, 1>(sA, sB, sC, t, G, alpha, beta); break;
+          case 2: flat_exact<S, Shape, 0, 2>(sA, sB, sC, t, G, alpha, beta); break;
+          case 3: flat_exact<S, Shape, 1, 0>(sA, sB, sC, t, G, alpha, beta); break;
+          case 4: flat_exact<S, Shape, 1, 1>(sA, sB, sC, t, G, alpha, beta); break;
+          case 5: flat_exact<S, Shape, 1, 2>(sA, sB, sC, t, G, alpha, beta); break;
+          case 6: flat_exact<S, Shape, 2, 0>(sA, sB, sC, t, G, alpha, beta); break;
+          case 7: flat_exact<S, Shape, 2, 1>(sA, sB, sC, t, G, alpha, beta); break;
+          default: flat_exact<S, Shape, 2, 2>(sA, sB, sC, t, G, alpha, beta); break;
+        }
+      }
+    } else if (active) {
+#pragma unroll
+      for (int o = 0; o < Shape::OUTS; ++o) {
+        const int e = t + o * TEAM;
+        if (e < m * n) {
+          const int i = e % m, j = e / m;
+          // op(A)(i, kk) = sA[i * ai + kk * ak], op(B)(kk, j) = sB[kk * bk + j * bj]: the
+          // transposes become strides, so the k loop has no branches.
+          const int ai = G.ta == 0 ? 1 : k, ak = G.ta == 0 ? m : 1;
+          const int bk = G.tb == 0 ? 1 : n, bj = G.tb == 0 ? k : 1;
+          const S *pa = sA + i * ai, *pb = sB + j * bj;
+          CT acc = widen(zero<S>());
+          const int kend = G.read_ab ? k : 0;
+          if (G.ta == 2 || G.tb == 2) {
+            for (int kk = 0; kk < kend; ++kk) {
+              S a = pa[kk * ak], b = pb[kk * bk];
+              if (G.ta == 2) a = conj(a);
+              if (G.tb == 2) b = conj(b);
+              acc = madd(acc, widen(a), widen(b));
+            }
+          } else {
+#pragma unroll 4
+            for (int kk = 0; kk < kend; ++kk) acc = madd(acc, widen(pa[kk * ak]), widen(pb[kk * bk]));
+          }
+          CT v = mul(alpha, acc);
+          if (G.read_c) v = madd(v, beta, widen(sC[e]));
+          sC[e] = narrow<S>(v);  // only this thread reads or writes element e
+        }
+      }
+    }
+    __syncthreads();
+    if (active) {
+#pragma unroll
+      for (int l = 0; l < Shape::LOADS; ++l) {
+        const int v = t + l * TEAM;
+        if (v < vc) store_vector<S>(C + v, reinterpret_cast<const uint4 *>(sC)[v], aligned);
+      }
+    }
+    __syncthreads();  // the next problem reuses the shared memory
+  }
+}
+
+template <class S, class Shape>
+__global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(const __grid_constant__ GemmLaunch L) {
+  using CT = typename dev<S>::C;
+  constexpr int TILE = Shape::TILE, TM = Shape::TM, TN = Shape::TN, TX = Shape::TX,
+                TY = Shape::TY, TEAM = Shape::TEAM, LD = Shape::LD, PER = TM * TN,
+                COLS = TEAM / TILE;
+  __shared__ S smem[Shape::PPB][2][TILE][LD];
+  const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
+  const int tx = t % TX, ty = t / TX;
+  const int r = t % TILE, c0 = t / TILE;  // load position: row r of columns c0, c0 + COLS, ...
+  S(*sA)[LD] = smem[team][0];  // sA[kk][i] = op(A)(i, kk)
+  S(*sB)[LD] = smem[team][1];  // sB[kk][j] = op(B)(kk, j)
+
+  for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
+    const int64_t u = vb * Shape::PPB + team;
+    const bool in_launch = u < L.total_units;
+    const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
+    // Positions inside a matrix are 32-bit unsigned (orders are ints, and a position plus a
+    // tile cannot wrap); only offsets (position x ld) and tile counts need 64 bits. Fewer
+    // 64-bit values keep the kernel near 64 registers.
+    const unsigned m = G.m, n = G.n, k = G.k;
+    const unsigned tiles_m = (m + TILE - 1) / TILE, tiles_n = (n + TILE - 1) / TILE;
+    const int64_t local = u - G.unit_begin;
+    int64_t p;
+    unsigned i0, j0;
+    if (tiles_m == 1 && tiles_n == 1) {  // the common case: one tile per problem, no division
+      p = local, i0 = 0, j0 = 0;
+    } else {
+      const int64_t tiles = int64_t(tiles_m) * tiles_n;
+      p = local / tiles;
+      const int64_t tile = local - p * tiles;
+      i0 = unsigned(tile % tiles_m) * TILE, j0 = unsigned(tile / tiles_m) * TILE;
+    }
+    S *C = in_launch ? operand_at<S>(G.C, p) : nullptr;
+    const bool active = C && !missing_input(G, p);
+    if (active && G.info && t == 0 && i0 == 0 && j0 == 0) G.info[p] = 0;  // once per problem
+    const S *A = active && G.read_ab ? operand_at<S>(G.A, p) : nullptr;
+    const S *B = active && G.read_ab ? operand_at<S>(G.B, p) : nullptr;
+    const int lda = G.A.ld, ldb = G.B.ld, ldc = G.C.ld;  // widened where multiplied
+    // C is loaded first so its latency hides behind A and B.
+    S cv[TM][TN];
+    if (active && G.read_c) {
+#pragma unroll
+      for (int q = 0; q < TM; ++q)
+#pragma unroll
+        for (int w = 0; w < TN; ++w) {
+          const unsigned i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          if (i < m && j < n) cv[q][w] = C[i + int64_t(j) * ldc];
+        }
+    }
+    CT acc[TM][TN];
+#pragma unroll
+    for (int q = 0; q < TM; ++q)
+#pragma unroll
+      for (int w = 0; w < TN; ++w) acc[q][w] = widen(zero<S>());
+
+    // Teams of one block may belong to different runs: the block loops as long as any team
+    // has k left (__syncthreads_or), the others idle through the barriers.
+    const unsigned kend = active && G.read_ab ? k : 0;
+    for (unsigned k0 = 0; __syncthreads_or(k0 < kend); k0 += TILE) {
+      const bool work = k0 < kend;
+      S ra[PER], rb[PER];
+#pragma unroll
+      for (int e = 0; e < PER; ++e) {
+        const int c = c0 + e * COLS;
+        ra[e] = zero<S>(), rb[e] = zero<S>();
+        if (work) {
+          if (G.ta == 0) {  // op(A)(i, kk) = A[i + kk lda]: column-contiguous in i
+            const unsigned i = i0 + r, kk = k0 + c;
+            if (i < m && kk < k) ra[e] = A[i + int64_t(kk) * lda];
+          } else {          // op(A)(i, kk) = A[kk + i lda]
+            const unsigned kk = k0 + r, i = i0 + c;
+            if (kk < k && i < m) {
+              ra[e] = A[kk + int64_t(i) * lda];
+              if (G.ta == 2) ra[e] = conj(ra[e]);
+            }
+          }
+          if (G.tb == 0) {  // op(B)(kk, j) = B[kk + j ldb]
+            const unsigned kk = k0 + r, j = j0 + c;
+            if (kk < k && j < n) rb[e] = B[kk + int64_t(j) * ldb];
+          } else {          // op(B)(kk, j) = B[j + kk ldb]
+            const unsigned j = j0 + r, kk = k0 + c;
+            if (j < n && kk < k) {
+              rb[e] = B[j + int64_t(kk) * ldb];
+              if (G.tb == 2) rb[e] = conj(rb[e]);
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int e = 0; e < PER; ++e) {
+        const int c = c0 + e * COLS;
+        if (G.ta == 0) sA[c][r] = ra[e];
+        else sA[r][c] = ra[e];
+        if (G.tb == 0) sB[r][c] = rb[e];
+        else sB[c][r] = rb[e];
+      }
+      __syncthreads();
+      if (work) {
+#pragma unroll
+        for (int kk = 0; kk < TILE; ++kk) {
+          CT a[TM], b[TN];
+#pragma unroll
+          for (int q = 0; q < TM; ++q) a[q] = widen(sA[kk][tx + q * TX]);
+#pragma unroll
+          for (int w = 0; w < TN; ++w) b[w] = widen(sB[kk][ty + w * TY]);
+#pragma unroll
+          for (int q = 0; q < TM; ++q)
+#pragma unroll
+            for (int w = 0; w < TN; ++w) acc[q][w] = madd(acc[q][w], a[q], b[w]);
+        }
+      }
+    }
+    if (active) {
+      const CT alpha = scalar_from<CT>(G.alpha), beta = scalar_from<CT>(G.beta);
+#pragma unroll
+      for (int q = 0; q < TM; ++q)
+#pragma unroll
+        for (int w = 0; w < TN; ++w) {
+          const unsigned i = i0 + tx + q * TX, j = j0 + ty + w * TY;
+          if (i < m && j < n) {
+            CT v = mul(alpha, acc[q][w]);
+            if (G.read_c) v = madd(v, beta, widen(cv[q][w]));
+            C[i + int64_t(j) * ldc] = narrow<S>(v);
+          }
+        }
+    }
+  }
+}
+
+}  // namespace bb::cuda

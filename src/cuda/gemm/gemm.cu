@@ -189,9 +189,14 @@ bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
 
 int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
   int c = gemm_config(p, g.m, g.n, g.k, 0, false);  // 0 problems: never cuBLAS
+  const int elem = elem_bytes(p);
+  int forced;
+  if (c < kFirstFlat && !forced_config(p, forced) && g.m == g.n && g.n == g.k && flat_exact_in_registers(elem, g.m))
+    for (int f = 0; f < 4; ++f)
+      if (g.m == kFlatExact[f] && gemm_flat_ok(g, elem, kFlatMaxElements[f], aligned)) c = kFirstFlat + f;
   if (c >= kFirstFlat) {
     const int f = (c - kFirstFlat) % 4;
-    if (!gemm_flat_ok(g, elem_bytes(p), kFlatMaxElements[f], aligned)) c = kFlatFallback[f];
+    if (!gemm_flat_ok(g, elem, kFlatMaxElements[f], aligned)) c = kFlatFallback[f];
     else if (g.m == kFlatExact[f] && g.n == kFlatExact[f] && g.k == kFlatExact[f]) c = kFirstExact + f;
     else c = kFirstFlat + f;
   }

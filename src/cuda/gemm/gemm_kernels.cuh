@@ -67,6 +67,13 @@ struct FlatShape {
   static constexpr int LOADS = (VM + TEAM - 1) / TEAM, OUTS = (MAXE + TEAM - 1) / TEAM;
   static constexpr int TILE = 1 << 30;  // one tile per problem
   static constexpr bool flat = true;
+  // Exact shapes: the whole problem in one thread (16 bytes a matrix), or one vector of C per
+  // thread, whole rows of one column (flat_column_vector: orders of at least VEC whose C fits
+  // the team in one vector per thread).
+  static constexpr bool in_registers = TEAM == 1 && EXACT > 0 && MAXE * sizeof(S) == 16;
+  static constexpr bool column_vectors = !in_registers && EXACT >= VEC && LOADS == 1;
+  static_assert(EXACT == 0 || (in_registers || column_vectors) == flat_exact_in_registers(sizeof(S), EXACT),
+                "planning (gemm_kernel_config) knows which exact shapes keep C in registers");
 };
 
 // The shapes of GemmConfig, in its order.
@@ -144,11 +151,11 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
 }
 
 // The 16-byte vector of C that thread t loaded, rows i0 .. i0 + VEC - 1 of column j of one
-// EXACT-sized problem, computed from A and B in shared memory. Against one element per thread
+// EXACT-sized problem, computed from A and B in shared memory (columns LD elements apart). Against one element per thread
 // (flat_exact), op(A)'s rows come as one vector load per k and C stays in registers: the tiny
 // kernels were bound by shared-memory wavefronts (ncu on the H200: L1 78-88 % busy, DRAM
 // 44-58 %), not by DRAM.
-template <class S, class Shape, int TA, int TB>
+template <class S, class Shape, int LD, int TA, int TB>
 __device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, const uint4 &c_in, int t,
                                                     const GemmSeg &G, typename dev<S>::C alpha,
                                                     typename dev<S>::C beta) {
@@ -163,13 +170,13 @@ __device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, co
     for (int kk = 0; kk < N; ++kk) {
       S a[VEC];
       if constexpr (TA == 0) {
-        const uint4 v = *reinterpret_cast<const uint4 *>(sA + i0 + kk * N);
+        const uint4 v = *reinterpret_cast<const uint4 *>(sA + i0 + kk * LD);
         memcpy(a, &v, 16);
       } else {
 #pragma unroll
-        for (int r = 0; r < VEC; ++r) a[r] = TA == 2 ? conj(sA[kk + (i0 + r) * N]) : sA[kk + (i0 + r) * N];
+        for (int r = 0; r < VEC; ++r) a[r] = TA == 2 ? conj(sA[kk + (i0 + r) * LD]) : sA[kk + (i0 + r) * LD];
       }
-      S b = TB == 0 ? sB[kk + j * N] : sB[j + kk * N];
+      S b = TB == 0 ? sB[kk + j * LD] : sB[j + kk * LD];
       if (TB == 2) b = conj(b);
 #pragma unroll
       for (int r = 0; r < VEC; ++r) acc[r] = madd(acc[r], widen(a[r]), widen(b));
@@ -248,16 +255,19 @@ template <class S, class Shape>
 __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constant__ GemmLaunch L) {
   using CT = typename dev<S>::C;
   constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
-  constexpr bool in_registers = TEAM == 1 && Shape::EXACT > 0 && MAXE * sizeof(S) == 16;
-  // One vector of C per thread, whole columns' worth of rows (flat_column_vector): exact
-  // orders of at least VEC whose C fits the team in one vector per thread.
-  constexpr bool column_vectors = !in_registers && Shape::EXACT >= VEC && Shape::LOADS == 1;
+  constexpr bool in_registers = Shape::in_registers, column_vectors = Shape::column_vectors;
+  // There, A's and B's columns sit VEC elements further apart than N: the threads of a warp
+  // read one element of several columns, and columns a multiple of 32 words apart would all
+  // hit one bank (4-way conflicts at r64 n = 8, 16 and r32 n = 16).
+  constexpr int N = Shape::EXACT > 0 ? Shape::EXACT : 1;
+  constexpr int LD = column_vectors && N >= 2 * VEC ? N + VEC : N;
   // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
   // read different banks.
   constexpr int M = MAXE < VEC ? VEC : MAXE;
   __shared__ __align__(16) S smem[Shape::PPB][3 * M + VEC];
   const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
-  S *sA = smem[team], *sB = sA + M, *sC = sB + M;
+  static_assert(!column_vectors || 2 * N * LD <= 3 * M + VEC, "padded A and B fit the team's space");
+  S *sA = smem[team], *sB = sA + (column_vectors ? N * LD : M), *sC = sB + M;
   for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
     const int64_t u = vb * Shape::PPB + team;
     const bool in_launch = u < L.total_units;
@@ -283,12 +293,20 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
         if (G.read_ab && v < vbn) rb[l] = load_vector<S>(B + v, aligned);
         if (G.read_c && v < vc) rc[l] = load_vector<S>(C + v, aligned);
       }
+      if constexpr (column_vectors) {  // one vector each, into padded columns
+        const int at = (t * VEC) / N * LD + (t * VEC) % N;
+        if (G.read_ab) {
+          *reinterpret_cast<uint4 *>(sA + at) = ra[0];
+          *reinterpret_cast<uint4 *>(sB + at) = rb[0];
+        }
+      } else {
 #pragma unroll
-      for (int l = 0; l < Shape::LOADS && !in_registers; ++l) {
-        const int v = t + l * TEAM;
-        if (G.read_ab && v < va) reinterpret_cast<uint4 *>(sA)[v] = ra[l];
-        if (G.read_ab && v < vbn) reinterpret_cast<uint4 *>(sB)[v] = rb[l];
-        if (!column_vectors && G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
+        for (int l = 0; l < Shape::LOADS && !in_registers; ++l) {
+          const int v = t + l * TEAM;
+          if (G.read_ab && v < va) reinterpret_cast<uint4 *>(sA)[v] = ra[l];
+          if (G.read_ab && v < vbn) reinterpret_cast<uint4 *>(sB)[v] = rb[l];
+          if (G.read_c && v < vc) reinterpret_cast<uint4 *>(sC)[v] = rc[l];
+        }
       }
     }
     if constexpr (in_registers) {
@@ -304,7 +322,8 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
       if (active) {
         uint4 out;
         with_transposes(G.ta, G.tb, [&](auto ta, auto tb) {
-          out = flat_column_vector<S, Shape, decltype(ta)::value, decltype(tb)::value>(sA, sB, rc[0], t, G, alpha, beta);
+          out = flat_column_vector<S, Shape, LD, decltype(ta)::value, decltype(tb)::value>(sA, sB, rc[0], t, G, alpha,
+                                                                                          beta);
         });
         store_vector<S>(C + t, out, aligned);
       }

@@ -23,6 +23,16 @@ constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
 constexpr int kFlatExact[] = {2, 4, 8, 16};
 // A flat configuration whose run is not contiguous and aligned falls back to these tiles.
 constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
+// Exact orders whose flat kernel keeps C in registers: one 16-byte vector of C per thread, whole
+// rows of one column (n >= the vector's elements, at most 128 vectors), or the whole problem in
+// one thread (16 bytes a matrix). Such a run takes that kernel over the table's tiles: it won at
+// every such order measured (H200, 2026-11-28, strided, kernel % of copy bandwidth, exact flat
+// against the table's tiles: r64 16 68/60, r32 2 53/26, c64 2 88/66, 4 84/54, 8 79/54, c32 16
+// 68/42). Other orders keep the table's tiles (r64 12: flat 34, tiles 41; c64 3: 37/51; 6: 36/48).
+constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
+  const int vec = 16 / elem_bytes;
+  return n * n * elem_bytes == 16 || (n >= vec && n * n / vec <= 128);
+}
 // Any size, and the precisions without cuBLAS.
 constexpr int kFallbackConfig = kTile32_2x2;
 // Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than

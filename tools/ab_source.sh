@@ -11,18 +11,27 @@
 # argument lists separated by ';' (--device gpu is added). ABLARGE=1 also runs
 # blas_batched_tri_large 8192 512 on both. Output: $OUT/ab-<gpu>.log, rows tagged A or B; the
 # runs go A, B, A, so that drift on the card shows. ab-build.log opens with CMake's complaint
-# about the copied cache's folder: expected, B builds all the same.
+# about the copied cache's folder: expected, B builds all the same. ABPREBUILT=.prebuilt/b.tar.xz
+# (tools/prebuilt.sh -n b, from B's tree, carried): B as built here, no ABFILE/ABALT; with A from
+# PREBUILT too (tools/gpu-check.sh none first), nothing builds on the device.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
 build=${BUILD:-$root/build-gpu}
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1 | tr ' ' '-')
-: "${ABFILE:?ABFILE: the file to swap}" "${ABALT:?ABALT: its alternative}" "${ABCMDS:?ABCMDS: bench argument lists}"
+: "${ABCMDS:?ABCMDS: bench argument lists}"
+[ -n "${ABPREBUILT:-}" ] || : "${ABFILE:?ABFILE: the file to swap}" "${ABALT:?ABALT: its alternative}"
 mkdir -p "$out"
 log=$out/ab-${gpu:-nogpu}.log
 alt_build=$build-ab
 t0=$(date +%s)
-rm -rf "$alt_build" && cp -a "$build" "$alt_build"
+rm -rf "$alt_build"
+if [ -n "${ABPREBUILT:-}" ]; then
+  # B built on the developer's machine (tools/prebuilt.sh -n b): nothing to build here.
+  mkdir -p "$alt_build" && tar -C "$alt_build" -xJf "$root/$ABPREBUILT" || exit 1
+  echo "B prebuilt: $(tr '\n' ' ' < "$alt_build/REVISION")"
+else
+cp -a "$build" "$alt_build"
 cp "$root/$ABFILE" "$out/ab-saved" && cp "$root/$ABALT" "$root/$ABFILE"
 trap 'cp "$out/ab-saved" "$root/$ABFILE"' EXIT  # A's file back even if the job is stopped
 cmake --build "$alt_build" -j "$(nproc)" --target blas_batched_bench blas_batched_tri_large > "$out/ab-build.log" 2>&1
@@ -30,6 +39,7 @@ built=$?
 cp "$out/ab-saved" "$root/$ABFILE"  # A's file back, whatever happened
 [ $built = 0 ] || { grep -E "error" "$out/ab-build.log" | head -20; exit 1; }
 echo "B built in $(( $(date +%s) - t0 )) s"
+fi
 LD_LIBRARY_PATH=$alt_build ldd "$alt_build/bench/blas_batched_bench" | grep -F libblas_batched
 IFS=';' read -ra cmds <<< "$ABCMDS"
 run_all() {  # run_all TAG BUILD_DIR

@@ -18,6 +18,7 @@
 # tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
+# PREBUILT=.prebuilt/a.tar.xz: run binaries built here (tools/prebuilt.sh) instead of building.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 results=${OUT:-$root/gpu-out}  # what must come back: CSVs, the tuning table, one log archive
@@ -43,12 +44,21 @@ sizes_within() {
 build=${BUILD:-$root/build-gpu}
 rc=0
 t0=$(date +%s)
+if [ -n "${PREBUILT:-}" ]; then
+  # Binaries built on the developer's machine (tools/prebuilt.sh): no build here. The stages
+  # that run binaries work; the ctest-based ones (test, gputest) need a build of this machine.
+  mkdir -p "$build" && tar -C "$build" -xJf "$root/$PREBUILT" || exit 1
+  ln -sf libblas_batched.so.0 "$build/libblas_batched.so"
+  export LD_LIBRARY_PATH=$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "prebuilt $(tr '\n' ' ' < "$build/REVISION")"
+else
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 # TARGETS: build only these (e.g. "blas_batched blas_batched_bench conformance_gpu_potrf_geqrf":
 # about 100 s on a cold machine against the whole tree's several minutes).
 cmake --build "$build" -j "$(nproc)" ${TARGETS:+--target $TARGETS} -- -k 0 > "$out/build.log" 2>&1 ||
   { grep -E "error" "$out/build.log" | head -40; exit 1; }
 echo "build $(( $(date +%s) - t0 )) s"
+fi
 if has tune; then
   # A fresh table, built in before anything else runs (it comes back in $OUT for the repo).
   OUT=$out GB=0.5 bash "$root/tools/tune_gemm.sh" > /dev/null 2>&1 || rc=1

@@ -458,6 +458,8 @@ std::vector<Spec<T>> sweep_specs(BLAS_Op ta, BLAS_Op tb, bool red) {
   for (int n = 1; n <= 32; ++n)
     if (all_small || n <= 4 || n == 7 || n == 8 || n == 15 || n == 16 || n == 17 || n >= 31) squares.push_back(n);
   for (int n : squares) add(n, n, n, n <= 8 ? 3 + int(v.size()) % 9 : n <= 32 ? 1 + int(v.size()) % 3 : 1);
+  // Tight exact orders: the flat kernels that keep C in registers (the pads above miss them).
+  for (int n : {2, 4, 8, 16}) add(n, n, n, 3)->pad = 0;
   const int rect[][3] = {{1, 7, 3}, {17, 5, 9}, {33, 2, 40}, {5, 40, 1}, {64, 16, 3}, {3, 1, 70},
                          {9, 31, 17}, {31, 33, 2}, {70, 65, 33}, {2, 100, 64}, {128, 3, 48}, {1, 1, 300}, {100, 1, 1}};
   for (std::size_t i = 0; i < std::size(rect); ++i)
@@ -709,6 +711,12 @@ TYPED_TEST(GpuGemm, QuickPathsDoNotReadOperands) {
     q(N, N, 70, 70, 70, 1, zero, zero);        // the same at sizes past the small kernels
     q(Cj, Cj, 65, 33, 48, 2, zero, {});
     q(N, Tr, 16, 16, 16, gpu::reduced() ? 5 : 200, zero, one);  // alpha = 0, beta = 1: C unchanged
+    // Tight exact orders (the flat kernels that keep C in registers): alpha = 0, beta = 0.
+    for (int e : {2, 4, 8, 16}) {
+      q(N, N, e, e, e, 3, zero, {})->pad = 0;
+      q(Tr, Cj, e, e, e, 3, {}, zero)->pad = 0;
+      q(Cj, N, e, e, e, 2, zero, zero)->pad = 0;
+    }
     q(Tr, N, 100, 70, 80, 1, {}, zero);
     GemmRun<T> run(layout, v);
     run_all_backends(run, layout_name(layout));

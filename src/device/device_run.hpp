@@ -148,8 +148,8 @@ class DeviceRun {
     if constexpr (!A::supported) {
       return groups_.empty() ? 0 : BLAS_BATCHED_ERR_UNSUPPORTED;
     } else {
-      // One device: its first group is all this loop needs (the rest would only be found
-      // seen, at a serial read of every group: 100k of them cost a few tenths of a ms).
+      // One device: its first group is all this loop needs (every other group would be found
+      // already seen, by a serial read of them all: 100k groups cost a few tenths of a ms).
       for (std::size_t i = 0; i < (one_device_ ? std::min<std::size_t>(groups_.size(), 1) : groups_.size()); ++i) {
         const int dev = groups_[i].ordinal;
         bool seen = false;

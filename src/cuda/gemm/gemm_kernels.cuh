@@ -151,10 +151,10 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
 }
 
 // The 16-byte vector of C that thread t loaded, rows i0 .. i0 + VEC - 1 of column j of one
-// EXACT-sized problem, computed from A and B in shared memory (columns LD elements apart). Against one element per thread
-// (flat_exact), op(A)'s rows come as one vector load per k and C stays in registers: the tiny
-// kernels were bound by shared-memory wavefronts (ncu on the H200: L1 78-88 % busy, DRAM
-// 44-58 %), not by DRAM.
+// EXACT-sized problem, computed from A and B in shared memory (columns LD elements apart).
+// Against one element per thread (flat_exact), op(A)'s rows come as one vector load per k and
+// C stays in registers: the tiny kernels were bound by shared-memory wavefronts (ncu on the
+// H200: L1 78-88 % busy, DRAM 44-58 %), not by DRAM.
 template <class S, class Shape, int LD, int TA, int TB>
 __device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, const uint4 &c_in, int t,
                                                     const GemmSeg &G, typename dev<S>::C alpha,

@@ -3,8 +3,8 @@
 // one problem per group fills its blocks like one large group). Tiled kernels: a team computes
 // one TILE x TILE tile of C, each thread a TM x TN register block, looping over k in TILE
 // steps. Flat kernels: a team moves a whole small problem with 16-byte vectors through shared
-// memory; the exact-shape variants are fully unrolled, and where a thread's vector of C holds
-// whole rows of one column, it computes that vector and C stays in registers. Every matrix is
+// memory; the exact-shape variants are fully unrolled, and where a thread's vectors of C hold
+// the same rows of some columns, it computes them and C stays in registers. Every matrix is
 // read once and written once.
 #pragma once
 #include "../device_types.cuh"
@@ -58,7 +58,8 @@ struct FlatShape {
   static_assert(EXACT == 0 || EXACT * EXACT == MAXE);
   static constexpr int VEC = 16 / int(sizeof(S));
   static constexpr int VM = MAXE / VEC > 0 ? MAXE / VEC : 1;  // vectors of a largest matrix
-  static constexpr int TEAM = VM < 128 ? VM : 128;
+  static constexpr int PER = EXACT > 0 ? flat_exact_vectors_per_thread(EXACT) : 1;  // vectors of C a thread
+  static constexpr int TEAM = flat_team(VM, PER);
   static constexpr int team_smem = 3 * MAXE * int(sizeof(S)) + 16;
   static constexpr int by_threads = 256 / TEAM;
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
@@ -67,11 +68,10 @@ struct FlatShape {
   static constexpr int LOADS = (VM + TEAM - 1) / TEAM, OUTS = (MAXE + TEAM - 1) / TEAM;
   static constexpr int TILE = 1 << 30;  // one tile per problem
   static constexpr bool flat = true;
-  // Exact shapes: the whole problem in one thread (16 bytes a matrix), or one vector of C per
-  // thread, whole rows of one column (flat_column_vector: orders of at least VEC whose C fits
-  // the team in one vector per thread).
+  // Exact shapes: the whole problem in one thread (16 bytes a matrix), or each thread's vectors
+  // of C the same rows of LOADS columns (flat_column_vectors: orders of at least VEC).
   static constexpr bool in_registers = TEAM == 1 && EXACT > 0 && MAXE * sizeof(S) == 16;
-  static constexpr bool column_vectors = !in_registers && EXACT >= VEC && LOADS == 1;
+  static constexpr bool column_vectors = !in_registers && EXACT >= VEC && TEAM * LOADS == VM && TEAM * VEC % (EXACT > 0 ? EXACT : 1) == 0;
   static_assert(EXACT == 0 || (in_registers || column_vectors) == flat_exact_in_registers(sizeof(S), EXACT),
                 "planning (gemm_kernel_config) knows which exact shapes keep C in registers");
 };
@@ -150,21 +150,24 @@ __device__ __forceinline__ void flat_exact(const S *sA, const S *sB, S *sC, int 
   }
 }
 
-// The 16-byte vector of C that thread t loaded, rows i0 .. i0 + VEC - 1 of column j of one
-// EXACT-sized problem, computed from A and B in shared memory (columns LD elements apart).
-// Against one element per thread (flat_exact), op(A)'s rows come as one vector load per k and
-// C stays in registers: the tiny kernels were bound by shared-memory wavefronts (ncu on the
-// H200: L1 78-88 % busy, DRAM 44-58 %), not by DRAM.
+// The 16-byte vectors of C that thread t loaded (c, in place): rows i0 .. i0 + VEC - 1 of columns
+// j0, j0 + STEP, ... of one EXACT-sized problem, computed from A and B in shared memory (columns
+// LD elements apart). Against one element per thread (flat_exact), op(A)'s rows come as one
+// vector load per k for all of the thread's vectors, and C stays in registers: the tiny kernels
+// were bound by shared-memory wavefronts (ncu on the H200: L1 78-88 % busy, DRAM 44-58 %), not
+// by DRAM.
 template <class S, class Shape, int LD, int TA, int TB>
-__device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, const uint4 &c_in, int t,
+__device__ __forceinline__ void flat_column_vectors(const S *sA, const S *sB, uint4 (&c)[Shape::LOADS], int t,
                                                     const GemmSeg &G, typename dev<S>::C alpha,
                                                     typename dev<S>::C beta) {
   using CT = typename dev<S>::C;
-  constexpr int N = Shape::EXACT, VEC = Shape::VEC;
-  const int i0 = (t * VEC) % N, j = (t * VEC) / N;
-  CT acc[VEC];
+  constexpr int N = Shape::EXACT, VEC = Shape::VEC, L = Shape::LOADS, STEP = Shape::TEAM * VEC / N;
+  const int i0 = (t * VEC) % N, j0 = (t * VEC) / N;
+  CT acc[L][VEC];
 #pragma unroll
-  for (int r = 0; r < VEC; ++r) acc[r] = widen(zero<S>());
+  for (int l = 0; l < L; ++l)
+#pragma unroll
+    for (int r = 0; r < VEC; ++r) acc[l][r] = widen(zero<S>());
   if (G.read_ab) {
 #pragma unroll
     for (int kk = 0; kk < N; ++kk) {
@@ -176,23 +179,28 @@ __device__ __forceinline__ uint4 flat_column_vector(const S *sA, const S *sB, co
 #pragma unroll
         for (int r = 0; r < VEC; ++r) a[r] = TA == 2 ? conj(sA[kk + (i0 + r) * LD]) : sA[kk + (i0 + r) * LD];
       }
-      S b = TB == 0 ? sB[kk + j * LD] : sB[j + kk * LD];
-      if (TB == 2) b = conj(b);
 #pragma unroll
-      for (int r = 0; r < VEC; ++r) acc[r] = madd(acc[r], widen(a[r]), widen(b));
+      for (int l = 0; l < L; ++l) {
+        const int j = j0 + l * STEP;
+        S b = TB == 0 ? sB[kk + j * LD] : sB[j + kk * LD];
+        if (TB == 2) b = conj(b);
+#pragma unroll
+        for (int r = 0; r < VEC; ++r) acc[l][r] = madd(acc[l][r], widen(a[r]), widen(b));
+      }
     }
   }
-  S c[VEC];
-  memcpy(c, &c_in, 16);
 #pragma unroll
-  for (int r = 0; r < VEC; ++r) {
-    CT v = mul(alpha, acc[r]);
-    if (G.read_c) v = madd(v, beta, widen(c[r]));
-    c[r] = narrow<S>(v);
+  for (int l = 0; l < L; ++l) {
+    S cv[VEC];
+    memcpy(cv, &c[l], 16);
+#pragma unroll
+    for (int r = 0; r < VEC; ++r) {
+      CT v = mul(alpha, acc[l][r]);
+      if (G.read_c) v = madd(v, beta, widen(cv[r]));
+      cv[r] = narrow<S>(v);
+    }
+    memcpy(&c[l], cv, 16);
   }
-  uint4 out;
-  memcpy(&out, c, 16);
-  return out;
 }
 
 // A 16-byte vector of a matrix: one load where the matrix is 16-byte aligned, else element by
@@ -293,11 +301,14 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
         if (G.read_ab && v < vbn) rb[l] = load_vector<S>(B + v, aligned);
         if (G.read_c && v < vc) rc[l] = load_vector<S>(C + v, aligned);
       }
-      if constexpr (column_vectors) {  // one vector each, into padded columns
-        const int at = (t * VEC) / N * LD + (t * VEC) % N;
-        if (G.read_ab) {
-          *reinterpret_cast<uint4 *>(sA + at) = ra[0];
-          *reinterpret_cast<uint4 *>(sB + at) = rb[0];
+      if constexpr (column_vectors) {  // into padded columns
+#pragma unroll
+        for (int l = 0; l < Shape::LOADS; ++l) {
+          const int v = t + l * TEAM, at = (v * VEC) / N * LD + (v * VEC) % N;
+          if (G.read_ab) {
+            *reinterpret_cast<uint4 *>(sA + at) = ra[l];
+            *reinterpret_cast<uint4 *>(sB + at) = rb[l];
+          }
         }
       } else {
 #pragma unroll
@@ -320,12 +331,11 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
     __syncthreads();
     if constexpr (column_vectors) {
       if (active) {
-        uint4 out;
         with_transposes(G.ta, G.tb, [&](auto ta, auto tb) {
-          out = flat_column_vector<S, Shape, LD, decltype(ta)::value, decltype(tb)::value>(sA, sB, rc[0], t, G, alpha,
-                                                                                          beta);
+          flat_column_vectors<S, Shape, LD, decltype(ta)::value, decltype(tb)::value>(sA, sB, rc, t, G, alpha, beta);
         });
-        store_vector<S>(C + t, out, aligned);
+#pragma unroll
+        for (int l = 0; l < Shape::LOADS; ++l) store_vector<S>(C + t + l * TEAM, rc[l], aligned);
       }
       __syncthreads();  // the next problem reuses the shared memory
       continue;

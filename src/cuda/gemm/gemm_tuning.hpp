@@ -23,15 +23,26 @@ constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
 constexpr int kFlatExact[] = {2, 4, 8, 16};
 // A flat configuration whose run is not contiguous and aligned falls back to these tiles.
 constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
-// Exact orders whose flat kernel keeps C in registers: one 16-byte vector of C per thread, whole
-// rows of one column (n >= the vector's elements, at most 128 vectors), or the whole problem in
-// one thread (16 bytes a matrix). Such a run takes that kernel over the table's tiles: it won at
-// every such order measured (H200, 2026-11-28, strided, kernel % of copy bandwidth, exact flat
-// against the table's tiles: r64 16 68/60, r32 2 53/26, c64 2 88/66, 4 84/54, 8 79/54, c32 16
-// 68/42). Other orders keep the table's tiles (r64 12: flat 34, tiles 41; c64 3: 37/51; 6: 36/48).
+// Vectors of C per thread in the exact flat kernels that keep C in registers: at order 16 one
+// vector a thread left the kernels bound by shared-memory loads (ncu, H200: L1 83-89 % busy,
+// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both.
+constexpr int flat_exact_vectors_per_thread(int n) { return n >= 16 ? 2 : 1; }
+// A flat shape's team: the 16-byte vectors of its largest matrix, `per` to a thread, 1 to 128
+// threads.
+constexpr int flat_team(int vectors, int per) {
+  return vectors / per < 1 ? 1 : vectors / per > 128 ? 128 : vectors / per;
+}
+// Exact orders whose flat kernel keeps C in registers: each thread's vectors of C hold the same
+// rows of some columns (n >= the vector's elements, the team's vectors whole columns), or the
+// whole problem is one thread's (16 bytes a matrix). Such a run takes that kernel over the
+// table's tiles: it won at every such order measured (H200, 2026-11-28, strided, kernel % of
+// copy bandwidth, exact flat against the table's tiles: r64 16 68/60, r32 2 53/26, c64 2 88/66,
+// 4 84/54, 8 79/54, c32 16 68/42). Other orders keep the table's tiles (r64 12: flat 34, tiles
+// 41; c64 3: 37/51; 6: 36/48).
 constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
-  const int vec = 16 / elem_bytes;
-  return n * n * elem_bytes == 16 || (n >= vec && n * n / vec <= 128);
+  const int vec = 16 / elem_bytes, vectors = n * n / vec > 0 ? n * n / vec : 1;
+  const int team = flat_team(vectors, flat_exact_vectors_per_thread(n)), loads = (vectors + team - 1) / team;
+  return n * n * elem_bytes == 16 || (n >= vec && team * loads == vectors && team * vec % n == 0);
 }
 // Any size, and the precisions without cuBLAS.
 constexpr int kFallbackConfig = kTile32_2x2;

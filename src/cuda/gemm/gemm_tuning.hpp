@@ -25,7 +25,9 @@ constexpr int kFlatExact[] = {2, 4, 8, 16};
 constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
 // Vectors of C per thread in the exact flat kernels that keep C in registers: at order 16 one
 // vector a thread left the kernels bound by shared-memory loads (ncu, H200: L1 83-89 % busy,
-// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both.
+// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both. NOT MEASURED YET (branch
+// next/gemm-flat-vectors): registers go up (ptxas, exact 16: r16 48 -> 80, c16 62 -> 100, r32
+// 54 -> 80, c32 48 -> 66, r64 46 -> 62), so fewer blocks per SM; keep it only if the A/B says so.
 constexpr int flat_exact_vectors_per_thread(int n) { return n >= 16 ? 2 : 1; }
 // A flat shape's team: the 16-byte vectors of its largest matrix, `per` to a thread, 1 to 128
 // threads.
@@ -38,7 +40,9 @@ constexpr int flat_team(int vectors, int per) {
 // table's tiles: it won at every such order measured (H200, 2026-11-28, strided, kernel % of
 // copy bandwidth, exact flat against the table's tiles: r64 16 68/60, r32 2 53/26, c64 2 88/66,
 // 4 84/54, 8 79/54, c32 16 68/42). Other orders keep the table's tiles (r64 12: flat 34, tiles
-// 41; c64 3: 37/51; 6: 36/48).
+// 41; c64 3: 37/51; 6: 36/48). The order-16 figures are those of one vector a thread; c64 16
+// (two vectors a thread, here only) was never measured: the table names cuBLAS there, and the
+// rule then serves the runs cuBLAS does not take (fewer than 64 problems, alpha = 0).
 constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
   const int vec = 16 / elem_bytes, vectors = n * n / vec > 0 ? n * n / vec : 1;
   const int team = flat_team(vectors, flat_exact_vectors_per_thread(n)), loads = (vectors + team - 1) / team;

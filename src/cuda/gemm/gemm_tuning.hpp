@@ -25,9 +25,10 @@ constexpr int kFlatExact[] = {2, 4, 8, 16};
 constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
 // Vectors of C per thread in the exact flat kernels that keep C in registers: at order 16 one
 // vector a thread left the kernels bound by shared-memory loads (ncu, H200: L1 83-89 % busy,
-// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both. NOT MEASURED YET (branch
-// next/gemm-flat-vectors): registers go up (ptxas, exact 16: r16 48 -> 80, c16 62 -> 100, r32
-// 54 -> 80, c32 48 -> 66, r64 46 -> 62), so fewer blocks per SM; keep it only if the A/B says so.
+// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both. Measured (H200,
+// 2026-11-28, strided, kernel % of copy bandwidth, one vector a thread -> two): r64 67 -> 90,
+// r32 64 -> 83, c32 68 -> 79, r16 61 -> 68, c16 45 -> 48, despite more registers (ptxas: r16
+// 48 -> 80, c16 62 -> 100, r32 54 -> 80, c32 48 -> 66, r64 46 -> 62).
 constexpr int flat_exact_vectors_per_thread(int n) { return n >= 16 ? 2 : 1; }
 // A flat shape's team: the 16-byte vectors of its largest matrix, `per` to a thread, 1 to 128
 // threads.

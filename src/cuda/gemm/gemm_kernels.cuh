@@ -58,7 +58,7 @@ struct FlatShape {
   static_assert(EXACT == 0 || EXACT * EXACT == MAXE);
   static constexpr int VEC = 16 / int(sizeof(S));
   static constexpr int VM = MAXE / VEC > 0 ? MAXE / VEC : 1;  // vectors of a largest matrix
-  static constexpr int PER = EXACT > 0 ? flat_exact_vectors_per_thread(EXACT) : 1;  // vectors of C a thread
+  static constexpr int PER = EXACT > 0 ? flat_exact_vectors_per_thread(int(sizeof(S)), EXACT) : 1;  // vectors of C a thread
   static constexpr int TEAM = flat_team(VM, PER);
   static constexpr int team_smem = 3 * MAXE * int(sizeof(S)) + 16;
   static constexpr int by_threads = 256 / TEAM;

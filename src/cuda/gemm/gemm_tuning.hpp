@@ -23,13 +23,17 @@ constexpr int kFlatMaxElements[] = {4, 16, 64, 256};
 constexpr int kFlatExact[] = {2, 4, 8, 16};
 // A flat configuration whose run is not contiguous and aligned falls back to these tiles.
 constexpr int kFlatFallback[] = {kTile2_1x1, kTile4_2x2, kTile8_2x2, kTile16_2x2};
-// Vectors of C per thread in the exact flat kernels that keep C in registers: at order 16 one
-// vector a thread left the kernels bound by shared-memory loads (ncu, H200: L1 83-89 % busy,
-// DRAM 56-60 %); with two, one vector load of op(A)'s rows serves both. Measured (H200,
-// 2026-11-28, strided, kernel % of copy bandwidth, one vector a thread -> two): r64 67 -> 90,
-// r32 64 -> 83, c32 68 -> 79, r16 61 -> 68, c16 45 -> 48, despite more registers (ptxas: r16
-// 48 -> 80, c16 62 -> 100, r32 54 -> 80, c32 48 -> 66, r64 46 -> 62).
-constexpr int flat_exact_vectors_per_thread(int n) { return n >= 16 ? 2 : 1; }
+// Vectors of C per thread in the exact flat kernels that keep C in registers: with one, the
+// kernels were bound by shared-memory loads (ncu, H200, order 16: L1 83-89 % busy, DRAM 56-60 %);
+// with two, one vector load of op(A)'s rows serves both. Measured (H200, 2026-11-28, strided,
+// kernel % of copy bandwidth, one vector a thread -> two): order 16 r64 67 -> 90, r32 64 -> 83,
+// c32 68 -> 79, r16 61 -> 68, c16 45 -> 48; order 8 r64 80 -> 93, r32 86 -> 95, c32 79 -> 87,
+// c16 61 -> 72, r16 76 -> 76, but c64 79 -> 77 (one vector is one element there). Four at
+// order 16 lost everywhere (r64 90 -> 83, c16 49 -> 36). More registers all the same (ptxas,
+// order 16: r16 48 -> 80, c16 62 -> 100, r32 54 -> 80, c32 48 -> 66, r64 46 -> 62).
+constexpr int flat_exact_vectors_per_thread(int elem_bytes, int n) {
+  return n >= 16 || (n >= 8 && elem_bytes < 16) ? 2 : 1;
+}
 // A flat shape's team: the 16-byte vectors of its largest matrix, `per` to a thread, 1 to 128
 // threads.
 constexpr int flat_team(int vectors, int per) {
@@ -46,7 +50,8 @@ constexpr int flat_team(int vectors, int per) {
 // rule then serves the runs cuBLAS does not take (fewer than 64 problems, alpha = 0).
 constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
   const int vec = 16 / elem_bytes, vectors = n * n / vec > 0 ? n * n / vec : 1;
-  const int team = flat_team(vectors, flat_exact_vectors_per_thread(n)), loads = (vectors + team - 1) / team;
+  const int team = flat_team(vectors, flat_exact_vectors_per_thread(elem_bytes, n));
+  const int loads = (vectors + team - 1) / team;
   return n * n * elem_bytes == 16 || (n >= vec && team * loads == vectors && team * vec % n == 0);
 }
 // Any size, and the precisions without cuBLAS.

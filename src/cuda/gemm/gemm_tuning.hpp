@@ -45,8 +45,8 @@ constexpr int flat_team(int vectors, int per) {
 // table's tiles: it won at every such order measured (H200, 2026-11-28, strided, kernel % of
 // copy bandwidth, exact flat against the table's tiles: r64 16 68/60, r32 2 53/26, c64 2 88/66,
 // 4 84/54, 8 79/54, c32 16 68/42). Other orders keep the table's tiles (r64 12: flat 34, tiles
-// 41; c64 3: 37/51; 6: 36/48). The order-16 figures are those of one vector a thread; c64 16
-// (two vectors a thread, here only) was never measured: the table names cuBLAS there, and the
+// 41; c64 3: 37/51; 6: 36/48). These figures are those of one vector a thread (two: above).
+// c64 16 on the flat kernel was never measured: the table names cuBLAS there (83 %), and the
 // rule then serves the runs cuBLAS does not take (fewer than 64 problems, alpha = 0).
 constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
   const int vec = 16 / elem_bytes, vectors = n * n / vec > 0 ? n * n / vec : 1;

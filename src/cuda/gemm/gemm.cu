@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <iterator>
 #include <vector>
 
 namespace bb::cuda {
@@ -192,7 +193,7 @@ int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
   const int elem = elem_bytes(p);
   int forced;
   if (c < kFirstFlat && !forced_config(p, forced) && g.m == g.n && g.n == g.k && flat_exact_in_registers(elem, g.m))
-    for (int f = 0; f < 4; ++f)  // exact configurations are always built
+    for (int f = 0; f < int(std::size(kFlatExact)); ++f)  // exact configurations are always built
       if (g.m == kFlatExact[f] && gemm_flat_ok(g, elem, kFlatMaxElements[f], aligned)) return kFirstExact + f;
   if (c >= kFirstFlat) {
     const int f = (c - kFirstFlat) % 4;

@@ -68,12 +68,14 @@ struct FlatShape {
   static constexpr int LOADS = (VM + TEAM - 1) / TEAM, OUTS = (MAXE + TEAM - 1) / TEAM;
   static constexpr int TILE = 1 << 30;  // one tile per problem
   static constexpr bool flat = true;
-  // Exact shapes: the whole problem in one thread (16 bytes a matrix), or each thread's vectors
-  // of C the same rows of LOADS columns (flat_column_vectors: orders of at least VEC).
-  static constexpr bool in_registers = TEAM == 1 && EXACT > 0 && MAXE * sizeof(S) == 16;
-  static constexpr bool column_vectors = !in_registers && EXACT >= VEC && TEAM * LOADS == VM && TEAM * VEC % (EXACT > 0 ? EXACT : 1) == 0;
-  static_assert(EXACT == 0 || (in_registers || column_vectors) == flat_exact_in_registers(sizeof(S), EXACT),
-                "planning (gemm_kernel_config) knows which exact shapes keep C in registers");
+  // Exact shapes that keep C in registers (the rule planning uses, flat_exact_in_registers):
+  // the whole problem in one thread (16 bytes a matrix), or each thread's vectors of C the same
+  // rows of LOADS columns (flat_column_vectors).
+  static constexpr bool keeps_c = EXACT > 0 && flat_exact_in_registers(int(sizeof(S)), EXACT);
+  static constexpr bool in_registers = keeps_c && MAXE * sizeof(S) == 16;
+  static constexpr bool column_vectors = keeps_c && !in_registers;
+  static_assert(!column_vectors || (TEAM * LOADS == VM && TEAM * VEC % EXACT == 0 && TEAM > 1),
+                "a team's vectors of C are whole columns");
 };
 
 // The shapes of GemmConfig, in its order.

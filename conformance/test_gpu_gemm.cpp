@@ -398,11 +398,33 @@ class GemmRun {
         EXPECT_EQ(line.find("staged"), std::string::npos) << "r16..c64 run natively on the GPU: " << line;
       }
       if (std::string(backend) == "vendor" && !is_quad<T> && !(is_half<T> && is_cplx<T>)) {
-        EXPECT_NE(line.find("cublas"), std::string::npos) << "vendor runs device groups on cuBLAS: " << line;
+        // Matrices evenly spaced in decreasing addresses (a reversed arrangement) would reach
+        // cuBLAS with a negative stride: the library's kernels take them (SPEC.md section 7).
+        bool even = s.count > 1, negative = false;
+        for (int o = 0; o < 3 && even; ++o) {
+          const std::ptrdiff_t step = ptr(o, first_[g] + 1) - ptr(o, first_[g]);
+          negative = negative || step < 0;
+          for (int p = first_[g] + 1; p < first_[g] + s.count && even; ++p) even = ptr(o, p) - ptr(o, p - 1) == step;
+        }
+        const bool reversed = even && negative;
+        if (reversed)
+          EXPECT_NE(line.find("cuda/kernel"), std::string::npos) << "a negative stride stays off cuBLAS: " << line;
+        else
+          EXPECT_NE(line.find("cublas"), std::string::npos) << "vendor runs device groups on cuBLAS: " << line;
       }
     }
   }
 
+
+ public:
+  // The call record and every group's description, for a failure that no check can place.
+  std::string record() const {
+    std::string text = last_call_;
+    for (std::size_t g = 0; g < specs_.size(); ++g) text += "group " + std::to_string(g) + ": " + specs_[g].describe() + "\n";
+    return text;
+  }
+
+ private:
   BLAS_Layout layout_;
   std::vector<Spec<T>> specs_;
   std::vector<Mat<T>> A_, B_, C_;
@@ -431,7 +453,13 @@ void run_all_backends(GemmRun<T> &run, const std::string &what) {
     SCOPED_TRACE(what + ", backend " + backend + ", " + seed_note());
     run.upload();  // fresh C: the previous backend overwrote it
     int rc = run.call(backend);
-    run.download();
+    // A fault on the device surfaces in the download: say which call and groups caused it.
+    try {
+      run.download();
+    } catch (...) {
+      ADD_FAILURE() << "the call returned " << rc << ", then its results could not be read\n" << run.record();
+      throw;
+    }
     run.verify(Cref, rc, backend);
   }
 }
@@ -799,7 +827,13 @@ void user_stream_case() {
     }
     run.upload();  // back on the library's own stream
     int rc = run.call(backend);
-    run.download();
+    // A fault on the device surfaces in the download: say which call and groups caused it.
+    try {
+      run.download();
+    } catch (...) {
+      ADD_FAILURE() << "the call returned " << rc << ", then its results could not be read\n" << run.record();
+      throw;
+    }
     run.verify(Cref, rc, backend);
     EXPECT_EQ(cudaStreamQuery(stream.s), cudaSuccess) << "the user stream must be idle and intact";
   }

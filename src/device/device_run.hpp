@@ -541,6 +541,9 @@ class DeviceRun {
       sg.capturing = ch.capturing;
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
+      // The call record says where the group ran: the library's kernels where a run of a group
+      // meant for cuBLAS could not take it (NULL problems, unaligned half matrices).
+      if (sg.config >= 0 && A::where(d) == Where::cuda_vendor) groups_[sg.group].where = Where::cuda_kernel;
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;
         t.scratch = std::max(t.scratch, A::scratch_bytes(d));

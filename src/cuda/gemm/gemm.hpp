@@ -56,7 +56,8 @@ bool gemm_flat_ok(const GemmSeg &s, int elem, int max_elements, bool addresses_a
 // Whether cuBLAS can take a run: a precision it has, alpha != 0 and k > 0 (cuBLAS in half lets
 // NaN in A or B through when alpha = 0); where the core must build pointer lists for it (array
 // operands at offsets, or arrays beside an evenly spaced operand), no array that may hold NULL
-// and no r16. Only the core, gemm() below, builds lists: gemm_vendor takes one form as given.
+// and no r16; no negative stride. Only the core, gemm() below, builds lists: gemm_vendor takes
+// one form as given.
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g);
 // The library kernel for a run: the tuned one (the fallback where the table says cuBLAS), flat
 // kernels only for contiguous aligned runs (exact n x n x n ones unrolled). `aligned`: every

@@ -57,6 +57,16 @@ int vendor(Session &s, const GemmSeg &g) {
     if (!h) return s.status();
     const CT alpha = scalar_from<CT>(g.alpha), beta = scalar_from<CT>(g.beta);
     s.started();
+    static const bool trace = [] {
+      const char *e = std::getenv("BLAS_BATCHED_DEBUG");
+      return e && std::strstr(e, "vendor");
+    }();
+    if (trace)
+      std::fprintf(stderr, "blas_batched: cuBLAS gemm %s ops %d%d m %d n %d k %d ld %d %d %d steps %lld %lld %lld "
+                   "addresses mod 16: %d %d %d, %lld problems\n", g.A.array ? "arrays" : "strided", g.ta, g.tb, g.m,
+                   g.n, g.k, g.A.ld, g.B.ld, g.C.ld, (long long)g.A.step, (long long)g.B.step, (long long)g.C.step,
+                   int(reinterpret_cast<std::uintptr_t>(g.A.p) % 16), int(reinterpret_cast<std::uintptr_t>(g.B.p) % 16),
+                   int(reinterpret_cast<std::uintptr_t>(g.C.p) % 16), (long long)g.problems);
     cublasStatus_t st;
     if (!g.A.array)
       st = vendor_strided(h, vendor_op(g.ta), vendor_op(g.tb), g.m, g.n, g.k, &alpha,

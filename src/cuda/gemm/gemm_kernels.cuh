@@ -74,7 +74,7 @@ struct FlatShape {
   static constexpr bool keeps_c = EXACT > 0 && flat_exact_in_registers(int(sizeof(S)), EXACT);
   static constexpr bool in_registers = keeps_c && MAXE * sizeof(S) == 16;
   static constexpr bool column_vectors = keeps_c && !in_registers;
-  static_assert(!column_vectors || (TEAM * LOADS == VM && TEAM * VEC % EXACT == 0 && TEAM > 1),
+  static_assert(!column_vectors || (TEAM * LOADS == VM && TEAM * VEC % (EXACT > 0 ? EXACT : 1) == 0 && TEAM > 1),
                 "a team's vectors of C are whole columns");
 };
 

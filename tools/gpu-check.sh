@@ -2,7 +2,7 @@
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
-# (default: test sanitize bench; also gputest: the GPU suite alone, suite: one test binary
+# (default: test sanitize bench; also callprofile: the whole call against its kernels and cuBLAS, with its phases; gputest: the GPU suite alone, suite: one test binary
 # (SUITE, TESTFILTER; with TARGETS to build only what a short job needs), extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, srcprofile: one kernel's stalls per SASS line (KERNEL, ROUTINE, PREC, N), tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,
@@ -101,6 +101,22 @@ if has sanitize; then
       echo "compute-sanitizer $tool $suite: exit $s; $(grep -E 'ERROR SUMMARY|tests? ran|PASSED|FAILED' "$out/sanitizer-$tool-$suite.log" | tr '\n' ' ')"
     done
   done
+fi
+if has callprofile; then
+  # The whole call at one group against its kernels and cuBLAS strided (CALLPREC, CALLSIZES), and
+  # where the last call's time went (BLAS_BATCHED_DEBUG=time): fixed costs, chunks, the tail.
+  bench=$build/bench/blas_batched_bench
+  for p in ${CALLPREC:-r64 r32}; do
+    for n in ${CALLSIZES:-8 32 64 128}; do
+      echo "== $p n=$n"
+      "$bench" --routine gemm --prec $p --sizes $n --device gpu --reps 10 \
+        --backend native,native-strided,cublas-direct 2>&1 | grep -E "^gemm" |
+        awk '{print $1, $2, $3, $4, $5, "time", $7, "kernel", $8, "k%bw", $12, "%floor", $19}'
+      BLAS_BATCHED_DEBUG=time "$bench" --routine gemm --prec $p --sizes $n --device gpu --reps 3 \
+        --backend native 2>&1 | grep "blas_batched: " | grep -v "status" | tail -${CALLLINES:-7}
+    done
+  done > "$out/callprofile-$gpu.log" 2>&1
+  cat "$out/callprofile-$gpu.log"
 fi
 if has profile; then
   # Where a call's time goes (BLAS_BATCHED_DEBUG=time: group checks and the device pass's

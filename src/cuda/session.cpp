@@ -64,6 +64,7 @@ unsigned long long current_context_id();
 struct Session::Context {
   cudaStream_t own = nullptr;
   cublasHandle_t blas = nullptr;
+  cudaStream_t blas_stream = nullptr;  // the stream blas is bound to
 #ifdef BB_HAVE_CUSOLVER
   cusolverDnHandle_t solver = nullptr;
 #endif
@@ -372,9 +373,16 @@ void *Session::cublas(bool optional) {
       return nullptr;
     }
   }
-  if (cublasSetStream(ctx_->blas, static_cast<cudaStream_t>(stream())) != CUBLAS_STATUS_SUCCESS) {
-    fail(BLAS_BATCHED_ERR_DEVICE);
-    return nullptr;
+  // Bound again only when the stream changes: cublasSetStream also resets the handle's
+  // workspace, a cost paid before every cuBLAS call otherwise.
+  const auto stream_now = static_cast<cudaStream_t>(stream());
+  if (ctx_->blas_stream != stream_now) {
+    if (cublasSetStream(ctx_->blas, stream_now) != CUBLAS_STATUS_SUCCESS) {
+      ctx_->blas_stream = nullptr;
+      fail(BLAS_BATCHED_ERR_DEVICE);
+      return nullptr;
+    }
+    ctx_->blas_stream = stream_now;
   }
   return ctx_->blas;
 }

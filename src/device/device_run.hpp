@@ -28,6 +28,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace bb::device {
@@ -43,8 +44,10 @@ constexpr int64_t kInfoCopied = 1024;
 // A thread keeps its device pass's host buffers between calls for up to this many device
 // groups per call (about 12 MB); larger calls free theirs.
 constexpr std::size_t kKeptGroups = 262144;
-// Below this many problems a pass stays on the calling thread.
-constexpr int64_t kParallelProblems = 16384;
+// Below this many problems a pass stays on the calling thread. One thread reads pointers at
+// about 10 GB/s, a team at about 90 plus its wake-up: r64 n = 64 (7629 problems) spent 31 us
+// scanning on one thread (H200 host, 2026-11-28).
+constexpr int64_t kParallelProblems = 4096;
 // Strided calls and device pointer arrays: a host info's zeros are written by a thread team
 // from this many problems.
 constexpr int64_t kParallelInfo = int64_t(1) << 20;
@@ -53,6 +56,21 @@ constexpr int64_t kParallelInfo = int64_t(1) << 20;
 inline bool debug_timing() {
   const char *e = std::getenv("BLAS_BATCHED_DEBUG");
   return e && std::strstr(e, "time");
+}
+// Its lines are kept until the call ends (printing between the phases would time the printing).
+inline std::string &debug_lines() {
+  thread_local std::string lines;
+  return lines;
+}
+template <class... Args>
+void debug_note(const char *format, Args... args) {
+  char line[512];
+  std::snprintf(line, sizeof line, format, args...);
+  debug_lines() += line;
+}
+inline void debug_flush() {
+  std::fputs(debug_lines().c_str(), stderr);
+  debug_lines().clear();
 }
 
 // A valid, device-resident group with something to compute.
@@ -186,7 +204,7 @@ class DeviceRun {
           for (std::size_t k = 0; k < w.b->mine.size(); ++k) start[k + 1] = start[k] + groups_[w.b->mine[k]].count;
         }
         if (t0 > 0)
-          std::fprintf(stderr, "blas_batched: device %d: session %.3f ms, group list %.3f ms (%zu groups%s)\n", dev,
+          debug_note("blas_batched: device %d: session %.3f ms, group list %.3f ms (%zu groups%s)\n", dev,
                        (t1 - t0) * 1e3, (omp_get_wtime() - t1) * 1e3, w.b->mine.size(), one_device_ ? ", one device" : "");
         if (w.staged) continue;
         const int n = int(w.b->mine.size());
@@ -282,7 +300,7 @@ class DeviceRun {
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_ = debug_timing();
-    t_upload_ = t_kernels_ = uploaded_ = 0;  // this device's
+    t_upload_ = t_kernels_ = t_vendor_ = uploaded_ = 0;  // this device's
     double t_start = debug ? omp_get_wtime() : 0, t_form = 0, t_scan = 0, t_plan = 0, t_fill = 0, t_launch = 0;
     int chunks = 0;
     // CUDA calls stay on this thread (the master): the current device and the caller's stream
@@ -302,7 +320,7 @@ class DeviceRun {
           ch.begin = pos, ch.problems = end - pos;
           ch.starts[ch.nseg] = ch.problems;
           pos = end, first_group = end == start[last_group + 1] ? last_group + 1 : last_group;
-          limit = std::max(limit, std::min(2 * limit, kChunkProblems));
+          limit = std::max(limit, std::min(limit * chunk_growth(first_group, mine), kChunkProblems));
           // Few segments: the threads split problems (a segment may be shared), so its base
           // and steps are found first; many: each thread takes whole segments.
           ch.by_segments = ch.nseg >= 8 * int64_t(omp_get_num_threads());
@@ -357,12 +375,25 @@ class DeviceRun {
       for (int k = 0; k < stretches; ++k) failures_ += int64_t(count_host[k]);
     }
     if (debug)
-      std::fprintf(stderr,
-                   "blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
-                   "launch %.3f ms (upload %.3f ms of %.2f MB, launches %.3f ms)\n",
-                   (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
-                   t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3);
+      debug_note("blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
+                 "launch %.3f ms (upload %.3f ms of %.2f MB, launches %.3f ms, vendor library %.3f ms)\n",
+                 (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
+                 t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3, t_vendor_ * 1e3);
     return status;
+  }
+
+  // How much larger the next chunk may be than this one: its pass on the host must end before
+  // this chunk's device work does. A problem's pointers (8 bytes an operand) go through a
+  // chunk's host pass at about 23 GB/s (90 for the scan alone, info, barriers and launches
+  // besides), its matrices (order^2 elements an operand) through the device at about 3.9 TB/s:
+  // the device's part against the host's is order^2 x element / 8 / 170 (r32 n = 32: 3x, so
+  // 61,035 problems go in two chunks instead of three; r64 n = 16: 1.5x, where the chunks
+  // double as before: a 6x second chunk left the GPU waiting for it).
+  int64_t chunk_growth(int first_group, const std::vector<int> &mine) const {
+    if (first_group >= int(mine.size())) return 2;
+    const int64_t order = c_.order(groups_[mine[first_group]].group);
+    const int64_t ratio = order * order * int64_t(sizeof(T)) / (8 * 170);
+    return std::max<int64_t>(2, std::min<int64_t>(ratio, 64));
   }
 
   // Per thread: what its block of segments holds (runs per configuration, their units, pointer
@@ -542,7 +573,7 @@ class DeviceRun {
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
       // The call record says where the group ran: the library's kernels where a run of a group
-      // meant for cuBLAS could not take it (NULL problems, unaligned half matrices).
+      // meant for cuBLAS could not take it (NULL problems, negative strides).
       if (sg.config >= 0 && A::where(d) == Where::cuda_vendor) groups_[sg.group].where = Where::cuda_kernel;
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;
@@ -738,10 +769,12 @@ class DeviceRun {
           return s.status();
       }
     // (A serial pass over segments other threads wrote costs ~100 ns each: only when needed.)
+    const double t_vendor = t0 > 0 && ch.vendor_runs ? omp_get_wtime() : 0;
     for (int64_t i = 0; ch.vendor_runs && i < ch.nseg; ++i)
       if (ch.segs[i].config == kRunVendor &&
           A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
+    if (t_vendor > 0) t_vendor_ += omp_get_wtime() - t_vendor;
     if (collect()) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
           s.slot_release(slot))
@@ -827,7 +860,7 @@ class DeviceRun {
   bool prepared_ = false;
   int64_t failures_ = 0;
   bool debug_ = false;  // BLAS_BATCHED_DEBUG=time, read once per device run
-  double t_upload_ = 0, t_kernels_ = 0, uploaded_ = 0;
+  double t_upload_ = 0, t_kernels_ = 0, t_vendor_ = 0, uploaded_ = 0;
 };
 
 }  // namespace bb::device

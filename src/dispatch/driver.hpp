@@ -239,8 +239,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const bool codes_need_host = DeviceAdapter::kNumericInfo && !(device_info && DeviceAdapter::kZeroesInfo);
   const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || codes_need_host;
   if (t_plan > 0)
-    std::fprintf(stderr,
-                 "blas_batched: group checks %.3f ms (parallel loop %.3f; %d groups, %zu on the device, "
+    device::debug_note("blas_batched: group checks %.3f ms (parallel loop %.3f; %d groups, %zu on the device, "
                  "%ld residency queries so far)\n",
                  (omp_get_wtime() - t_plan) * 1e3, (t_loop - t_plan) * 1e3, G, device_groups.size(),
                  device::ResidencyCache::queries().load());
@@ -252,7 +251,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   cuda::Session *info_session = nullptr;
   const double t_prepare = t_plan > 0 ? omp_get_wtime() : 0;
   int prepared = device.prepare();
-  if (t_plan > 0) std::fprintf(stderr, "blas_batched: device prepare %.3f ms\n", (omp_get_wtime() - t_prepare) * 1e3);
+  if (t_plan > 0) device::debug_note("blas_batched: device prepare %.3f ms\n", (omp_get_wtime() - t_prepare) * 1e3);
   if (!prepared && device_info) {
     info_session = device.session_on(info_device);
     if (!info_session) {
@@ -278,7 +277,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const double t_finish = t_plan > 0 ? omp_get_wtime() : 0;
   const int finished = device.finish(rec.device_ms);
   if (t_plan > 0)
-    std::fprintf(stderr, "blas_batched: call %.3f ms: before the device pass %.3f, device pass %.3f, host pass %.3f, "
+    device::debug_note("blas_batched: call %.3f ms: before the device pass %.3f, device pass %.3f, host pass %.3f, "
                  "waiting for the device %.3f ms\n", (omp_get_wtime() - t_plan) * 1e3, (t_start - t_plan) * 1e3,
                  (t_host - t_start) * 1e3, (t_finish - t_host) * 1e3, (omp_get_wtime() - t_finish) * 1e3);
   if (!device_status) device_status = finished;
@@ -296,8 +295,10 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const int64_t ran_on_device = int64_t(device_groups.size());
 #pragma omp parallel for schedule(static) if (ran_on_device >= kParallelGroups)
   for (int64_t i = 0; i < ran_on_device; ++i) groups[device_groups[i].group].where = device_groups[i].where;
-  if (t_plan > 0)
-    std::fprintf(stderr, "blas_batched: call ends %.3f ms after the group checks began\n", (omp_get_wtime() - t_plan) * 1e3);
+  if (t_plan > 0) {
+    device::debug_note("blas_batched: call ends %.3f ms after the group checks began\n", (omp_get_wtime() - t_plan) * 1e3);
+    device::debug_flush();
+  }
   if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;

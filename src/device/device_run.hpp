@@ -492,20 +492,34 @@ class DeviceRun {
     }
     bool strided = true, any_null = false;
     std::uintptr_t bits = 0;
+    // The needed operands' arrays in one loop: several streams in flight at once (one loop per
+    // array read cold arrays one at a time: 9 us for 1000 problems of three arrays, H200 host).
+    const std::uintptr_t *q[A::kOperands];
+    std::uintptr_t base[A::kOperands], step[A::kOperands], off[A::kOperands], ors[A::kOperands];
+    int which[A::kOperands], n = 0;
     for (int o = 0; o < A::kOperands; ++o) {
       if (!(d.needed >> o & 1u)) continue;
-      const auto *q = reinterpret_cast<const std::uintptr_t *>(d.arrays[o] + sg.first);
-      const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(sg.base[o]), step = std::uintptr_t(sg.stride[o]);
-      std::uintptr_t off = 0, nulls = 0, ors = 0;
-      for (int64_t i = lo; i < hi; ++i) {
-        const std::uintptr_t a = q[i];
-        off |= a ^ (base + std::uintptr_t(i) * step);
-        nulls |= a == 0;
-        ors |= a;
-      }
-      any_null = any_null || nulls;
-      if (d.used >> o & 1u) strided = strided && off == 0, bits |= ors;
+      which[n] = o, q[n] = reinterpret_cast<const std::uintptr_t *>(d.arrays[o] + sg.first);
+      base[n] = reinterpret_cast<std::uintptr_t>(sg.base[o]), step[n] = std::uintptr_t(sg.stride[o]);
+      off[n] = ors[n] = 0, ++n;
     }
+    std::uintptr_t nulls = 0;
+    if (n == A::kOperands) {  // the usual case: a fixed count the compiler unrolls
+      for (int64_t i = lo; i < hi; ++i)
+        for (int j = 0; j < A::kOperands; ++j) {
+          const std::uintptr_t a = q[j][i];
+          off[j] |= a ^ (base[j] + std::uintptr_t(i) * step[j]), nulls |= a == 0, ors[j] |= a;
+        }
+    } else {
+      for (int64_t i = lo; i < hi; ++i)
+        for (int j = 0; j < n; ++j) {
+          const std::uintptr_t a = q[j][i];
+          off[j] |= a ^ (base[j] + std::uintptr_t(i) * step[j]), nulls |= a == 0, ors[j] |= a;
+        }
+    }
+    any_null = nulls != 0;
+    for (int j = 0; j < n; ++j)
+      if (d.used >> which[j] & 1u) strided = strided && off[j] == 0, bits |= ors[j];
     int64_t skipped = 0;
     int *info = c_.info ? c_.info + sg.first : nullptr;
     if (!any_null) {

@@ -64,7 +64,7 @@ unsigned long long current_context_id();
 struct Session::Context {
   cudaStream_t own = nullptr;
   cublasHandle_t blas = nullptr;
-  cudaStream_t blas_stream = nullptr;  // the stream blas is bound to
+  unsigned long long blas_stream = 0;  // the id of the stream blas is bound to (0: none known)
 #ifdef BB_HAVE_CUSOLVER
   cusolverDnHandle_t solver = nullptr;
 #endif
@@ -373,16 +373,19 @@ void *Session::cublas(bool optional) {
       return nullptr;
     }
   }
-  // Bound again only when the stream changes: cublasSetStream also resets the handle's
-  // workspace, a cost paid before every cuBLAS call otherwise.
+  // Bound again only when the stream changes, by its id (a stream made after another was
+  // destroyed may have its address): cublasSetStream also resets the handle's workspace, a
+  // cost paid before every cuBLAS call otherwise.
   const auto stream_now = static_cast<cudaStream_t>(stream());
-  if (ctx_->blas_stream != stream_now) {
+  unsigned long long id = 0;
+  if (cudaStreamGetId(stream_now, &id) != cudaSuccess) id = 0, cudaGetLastError();
+  if (id == 0 || ctx_->blas_stream != id) {
+    ctx_->blas_stream = 0;
     if (cublasSetStream(ctx_->blas, stream_now) != CUBLAS_STATUS_SUCCESS) {
-      ctx_->blas_stream = nullptr;
       fail(BLAS_BATCHED_ERR_DEVICE);
       return nullptr;
     }
-    ctx_->blas_stream = stream_now;
+    ctx_->blas_stream = id;
   }
   return ctx_->blas;
 }

@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -62,16 +63,25 @@ inline std::string &debug_lines() {
   thread_local std::string lines;
   return lines;
 }
-template <class... Args>
-void debug_note(const char *format, Args... args) {
+__attribute__((format(printf, 1, 2))) inline void debug_note(const char *format, ...) {
   char line[512];
-  std::snprintf(line, sizeof line, format, args...);
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(line, sizeof line, format, args);
+  va_end(args);
   debug_lines() += line;
 }
 inline void debug_flush() {
   std::fputs(debug_lines().c_str(), stderr);
   debug_lines().clear();
 }
+// Prints a call's lines however it returns.
+struct DebugFlushAtExit {
+  bool on;
+  ~DebugFlushAtExit() {
+    if (on) debug_flush();
+  }
+};
 
 // A valid, device-resident group with something to compute.
 struct DeviceGroup {
@@ -444,7 +454,9 @@ class DeviceRun {
       sg.group = mine[i], sg.first = dg.offset + (lo - start[i]), sg.count = hi - lo;
       sg.chunk_pos = ch.starts[j] = lo - ch.begin;
       ch.desc[j] = A::describe(c_, dg.group, dg.count, backend_);
-      dg.where = A::where(ch.desc[j]);
+      // The group's first segment says where it runs; a later run that takes the library's
+      // kernels instead of cuBLAS (plan_chunk) changes that for the whole group.
+      if (lo == start[i]) dg.where = A::where(ch.desc[j]);
       start_segment(ch.desc[j], sg);
       // Many segments: each is scanned here by the thread that just wrote it (scanned in
       // another pass, by other threads, each segment's lines moved between cores: 1 ms of
@@ -587,7 +599,7 @@ class DeviceRun {
       const typename A::Run r = A::make_run(d, sg, ChunkPlace{});
       sg.config = A::plan_config(d, sg, r);
       // The call record says where the group ran: the library's kernels where a run of a group
-      // meant for cuBLAS could not take it (NULL problems, negative strides).
+      // meant for cuBLAS took a kernel configuration (gemm: NULL problems, negative strides).
       if (sg.config >= 0 && A::where(d) == Where::cuda_vendor) groups_[sg.group].where = Where::cuda_kernel;
       if (sg.config == kRunVendor && sg.device_array) {  // the vendor library gets a checked copy
         sg.checked_index = 0, t.checked += sg.count;

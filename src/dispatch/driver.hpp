@@ -116,6 +116,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   // Plan every group before touching anything: a call that cannot run returns untouched.
   // Group-level arguments and residency here; each problem's pointers when it runs.
   const double t_plan = device::debug_timing() ? omp_get_wtime() : 0;
+  const device::DebugFlushAtExit flush_debug{t_plan > 0};
   using DeviceAdapter = device::Adapter<Call>;
   const bool gpu = cuda::available();
   // The strided entry points have asked about their bases already, in this call's cache.
@@ -295,10 +296,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const int64_t ran_on_device = int64_t(device_groups.size());
 #pragma omp parallel for schedule(static) if (ran_on_device >= kParallelGroups)
   for (int64_t i = 0; i < ran_on_device; ++i) groups[device_groups[i].group].where = device_groups[i].where;
-  if (t_plan > 0) {
+  if (t_plan > 0)
     device::debug_note("blas_batched: call ends %.3f ms after the group checks began\n", (omp_get_wtime() - t_plan) * 1e3);
-    device::debug_flush();
-  }
   if (device_groups.capacity() > device::kKeptGroups) std::vector<device::DeviceGroup>().swap(device_groups);
   if (device_status) return rec.result = device_status;
   if (alloc_failed) return rec.result = BLAS_BATCHED_ERR_ALLOC;

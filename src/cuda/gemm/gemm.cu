@@ -178,12 +178,14 @@ bool vendor_listed(Session &s, DevPrec p, const GemmSeg &g, int &status) {
 
 bool gemm_vendor_ok(DevPrec p, const GemmSeg &g) {
   if (!gemm_has_vendor(p) || !g.read_ab || g.m <= 0 || g.n <= 0) return false;  // cuBLAS in half lets NaN through for alpha = 0
-  // Matrices evenly spaced in decreasing addresses (pointer arrays in reverse order): cuBLAS
-  // documents no negative stride, and its half kernels faulted on one (H200, cuBLAS 13.1,
-  // 2026-11-28).
-  for (const DevOperand *o : {&g.A, &g.B, &g.C})
-    if (!o->array && o->step < 0) return false;
-  if (!needs_built_lists(g)) return true;
+  if (!needs_built_lists(g)) {
+    // Matrices evenly spaced in decreasing addresses (pointer arrays in reverse order): cuBLAS
+    // documents no negative stride, and its half kernels faulted on one (H200, cuBLAS 13.1,
+    // 2026-11-28). Built lists (below) hold each matrix's address instead.
+    for (const DevOperand *o : {&g.A, &g.B, &g.C})
+      if (!o->array && o->step < 0) return false;
+    return true;
+  }
   // Built lists (vendor_listed) would turn a NULL entry into a wild pointer; in r16 sub-blocks
   // sit at 2-byte boundaries, where cuBLAS's half kernels on pointer lists stopped with a
   // misaligned address (H200, 2026-11-27).

@@ -51,7 +51,14 @@ if [ -n "${PREBUILT:-}" ]; then
   ln -sf libblas_batched.so.0 "$build/libblas_batched.so"
   export LD_LIBRARY_PATH=$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
   echo "prebuilt $(tr '\n' ' ' < "$build/REVISION")"
+elif [ -f "$build/REVISION" ] && [ -z "${FORCE_BUILD:-}" ]; then
+  # A prebuilt archive unpacked here by an earlier call of the same job (PREBUILT not passed
+  # again): run it rather than spend minutes of device time building over it. FORCE_BUILD=1
+  # builds (the ctest-based stages need that).
+  export LD_LIBRARY_PATH=$build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  echo "prebuilt, unpacked earlier: $(tr '\n' ' ' < "$build/REVISION") (FORCE_BUILD=1 builds instead)"
 else
+rm -f "$build/REVISION"  # built here from now on, not a prebuilt archive
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 # TARGETS: build only these (e.g. "blas_batched blas_batched_bench conformance_gpu_potrf_geqrf":
 # about 100 s on a cold machine against the whole tree's several minutes).

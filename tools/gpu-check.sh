@@ -18,7 +18,8 @@
 # tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
-# PREBUILT=.prebuilt/a.tar.xz: run binaries built here (tools/prebuilt.sh) instead of building.
+# PREBUILT=.prebuilt/a.tar.xz: run binaries built here (tools/prebuilt.sh) instead of building
+# (later calls of the job reuse the unpacked archive; FORCE_BUILD=1 builds over it).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 results=${OUT:-$root/gpu-out}  # what must come back: CSVs, the tuning table, one log archive

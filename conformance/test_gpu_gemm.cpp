@@ -155,6 +155,16 @@ class GemmRun {
       a.buf.read(0, a.after.data(), a.size);
     }
   }
+  // download() after a call that returned rc: a fault on the device surfaces here, so a failed
+  // read names the call and its groups before the exception goes on.
+  void download_after(int rc) {
+    try {
+      download();
+    } catch (...) {
+      ADD_FAILURE() << "the call returned " << rc << ", then its results could not be read\n" << record();
+      throw;
+    }
+  }
 
   // C of every problem after the reference backend ran the valid groups on host copies.
   std::vector<Mat<T>> reference() const {
@@ -415,7 +425,6 @@ class GemmRun {
     }
   }
 
-
  public:
   // The call record and every group's description, for a failure that no check can place.
   std::string record() const {
@@ -453,13 +462,7 @@ void run_all_backends(GemmRun<T> &run, const std::string &what) {
     SCOPED_TRACE(what + ", backend " + backend + ", " + seed_note());
     run.upload();  // fresh C: the previous backend overwrote it
     int rc = run.call(backend);
-    // A fault on the device surfaces in the download: say which call and groups caused it.
-    try {
-      run.download();
-    } catch (...) {
-      ADD_FAILURE() << "the call returned " << rc << ", then its results could not be read\n" << run.record();
-      throw;
-    }
+    run.download_after(rc);
     run.verify(Cref, rc, backend);
   }
 }
@@ -827,13 +830,7 @@ void user_stream_case() {
     }
     run.upload();  // back on the library's own stream
     int rc = run.call(backend);
-    // A fault on the device surfaces in the download: say which call and groups caused it.
-    try {
-      run.download();
-    } catch (...) {
-      ADD_FAILURE() << "the call returned " << rc << ", then its results could not be read\n" << run.record();
-      throw;
-    }
+    run.download_after(rc);
     run.verify(Cref, rc, backend);
     EXPECT_EQ(cudaStreamQuery(stream.s), cudaSuccess) << "the user stream must be idle and intact";
   }

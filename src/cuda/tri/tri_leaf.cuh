@@ -118,25 +118,40 @@ __device__ __forceinline__ void wait_async_copies() {
   asm volatile("cp.async.wait_all;\n" ::: "memory");
 #endif
 }
-// A team's staging pass over steps s = 0..K-1: has(s) whether step s has an element for this
-// lane, at(s) its address, target(s) its place in shared memory. Copies are raw; staging through
-// registers conjugates where asked (the copies' conjugation is a pass of its own).
-template <int K, int U, class S, class CT, class Has, class At, class Target>
-__device__ __forceinline__ void stage(Has &&has, At &&at, Target &&target, bool conjugate = false) {
+// A lane's share of a staging pass over steps s = 0..K-1: the steps [begin, end), step s at
+// global address at + s * step and at target(s) in shared memory. The address advances by one
+// add per step: a product s * step per step was most of the leaf's instructions (ncu, r32
+// n = 8: 1100 instructions a warp per unit, two thirds of them staging, the kernel issue-bound
+// at 76 % of the SM's issue rate with DRAM at 34 %). Copies are raw; staging through registers
+// conjugates where asked (the copies' conjugation is a pass of its own).
+template <int K, int U, class S, class CT, class Target>
+__device__ __forceinline__ void stage(int begin, int end, const S *at, int64_t step, Target &&target,
+                                      bool conjugate = false) {
   if constexpr (kAsyncStaging<S>) {
 #pragma unroll
-    for (int s = 0; s < K; ++s)
-      if (has(s)) copy_async(reinterpret_cast<S *>(target(s)), at(s));
+    for (int s = 0; s < K; ++s) {
+      if (s >= begin && s < end) copy_async(reinterpret_cast<S *>(target(s)), at);
+      at += step;
+    }
   } else {
     staged_steps<K, U, CT>(
         [&](int s, CT &v) {
-          if (!has(s)) return false;
-          v = widen(*at(s));
+          const S *const here = at;
+          at += step;
+          if (s < begin || s >= end) return false;
+          v = widen(*here);
           if (conjugate) v = conj(v);
           return true;
         },
         [&](int s, CT v) { *target(s) = v; });
   }
+}
+
+// Steps s of a staging lane at columns c0 + s * per (per = 1 << per_log2) below `bound`:
+// [0, ceil((bound - c0) / per)).
+__device__ __forceinline__ int steps_below(int bound, int c0, int per_log2) {
+  const int span = bound - c0;
+  return span > 0 ? (span + (1 << per_log2) - 1) >> per_log2 : 0;
 }
 
 // The output pass recomputes its addresses from this pointer instead of keeping the input
@@ -150,8 +165,12 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   using CT = typename dev<S>::C;
   constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
   constexpr int XS = 33;  // row stride of the lines' area
-  // Staging batches: about 64 registers of loads in flight per lane.
-  constexpr int U = K < 32 / int(sizeof(CT) / 4) ? K : 32 / int(sizeof(CT) / 4);
+  // Staging batches (register staging: r32, r16, c16): 32 words of loads in flight per lane; 16
+  // at K = 32 where the stored element is 4 bytes or more, whose leaf is held to 128 registers
+  // (tri_leaf_min_blocks). H200, kernel % of bandwidth at n = 32, trsm, batches of 8 / 16 / 32
+  // words: r32 36.8 / 44.9 / 43.4, r16 14.1 / 13.4 / 15.8, c16 18.8 / 18.9 / -.
+  constexpr int words = int(sizeof(CT) / 4), batch_words = K == 32 && sizeof(S) >= 4 ? 16 : 32;
+  constexpr int U = K < batch_words / words ? K : batch_words / words;
   extern __shared__ __align__(16) unsigned char tri_shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   CT *const area = reinterpret_cast<CT *>(tri_shared) + warp * tri_leaf_warp_elements(K);
@@ -159,9 +178,10 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   for (int64_t u = int64_t(blockIdx.x) * WARPS + warp; u < L.total_units; u += int64_t(gridDim.x) * WARPS) {
     const TriRun &G = run_of<WARPS>(L, u);
     const int n = G.order(), lines = G.lines();
-    const int W = tri_team(K, lines), q = lane / W, l = lane % W;
-    const int chunks = (lines + W - 1) / W;
-    const int64_t task = (u - G.unit_begin) * (32 / W) + q, p = chunks == 1 ? task : task / chunks;
+    // Teams, chunks and staging columns are powers of two: shifts, not divisions.
+    const int W = tri_team(K, lines), team_log2 = __ffs(W) - 1, q = lane >> team_log2, l = lane & (W - 1);
+    const int chunks = (lines + W - 1) >> team_log2;
+    const int64_t task = ((u - G.unit_begin) << (5 - team_log2)) + q, p = chunks == 1 ? task : task / chunks;
     const int first_line = chunks == 1 ? 0 : int(task - p * chunks) * W;
     // A NULL A or B in a pointer array: a skipped problem (host arrays come with B NULL). A
     // strided run with alpha = 0 may have no A at all (it is not read).
@@ -178,35 +198,42 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     const int64_t lda = G.A.ld, ldb = G.B.ld;
     // Staging lanes: row r = l % K of a K-row tile, columns c0, c0 + per, ... (consecutive lanes
     // on consecutive stored rows: coalesced where columns are contiguous).
-    const int r = l % K, c0 = l / K, per = W / K;
-    // A's referenced triangle (the diagonal only for non-unit A) into M.
-    const S *const pa = a + r + c0 * lda;
-    const int64_t a_step = per * lda;
-    auto a_has = [&](int s) {
-      const int d = r - (c0 + s * per);
-      const bool referenced = d == 0 ? !G.unit_diag : G.lower ? d > 0 : d < 0;
-      return compute && r < n && c0 + s * per < n && referenced;
-    };
+    constexpr int K_log2 = K == 2 ? 1 : K == 4 ? 2 : K == 8 ? 3 : K == 16 ? 4 : 5;
+    static_assert(1 << K_log2 == K, "leaf sides are powers of two");
+    const int r = l & (K - 1), c0 = l >> K_log2, per_log2 = team_log2 - K_log2;
+    // A's referenced triangle (the diagonal only for non-unit A) into M: the lane's columns c of
+    // row r with c <= r - unit (lower) or r + unit <= c < n (upper), a range of its steps.
+    int a_begin = 0, a_end = 0;
+    if (compute && r < n) {
+      const int unit = G.unit_diag ? 1 : 0;
+      if (G.lower) {
+        a_end = steps_below(r - unit + 1, c0, per_log2);
+      } else {
+        a_begin = steps_below(r + unit, c0, per_log2);
+        a_end = steps_below(n, c0, per_log2);
+      }
+    }
     auto a_target = [&](int s) {
-      const int c = c0 + s * per;
+      const int c = c0 + (s << per_log2);
       return m + (transposed ? packed_at<K>(lower, c, r) : packed_at<K>(lower, r, c));
     };
-    if (compute) stage<K, U, S, CT>(a_has, [&](int s) { return pa + s * a_step; }, a_target, conjugated);
+    if (compute)
+      stage<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated);
     // Side Left: B's columns come through the lines' area (lanes along a column in global
     // memory, a column per lane in registers); side Right reads rows straight into registers
     // (consecutive lanes on consecutive rows).
     S *const pb = G.left ? b + r + (first_line + c0) * ldb : b + first_line + l;
-    const int64_t b_step = G.left ? per * ldb : ldb;
+    const int64_t b_step = G.left ? ldb << per_log2 : ldb;
     const int xs_first = r * XS + q * W + c0;
+    const int b_end = G.left && r < n ? steps_below(count, c0, per_log2) : 0;  // side Left's staged steps
     if (compute && G.left)
-      stage<K, U, S, CT>([&](int s) { return r < n && c0 + s * per < count; }, [&](int s) { return pb + s * b_step; },
-                         [&](int s) { return xs + xs_first + s * per; });
+      stage<K, U, S, CT>(0, b_end, pb, b_step, [&](int s) { return xs + xs_first + (s << per_log2); });
     if constexpr (kAsyncStaging<S>) {
       wait_async_copies();
       if (conjugated)  // A^H's conjugation on the lane's own copied elements
 #pragma unroll
         for (int s = 0; s < K; ++s)
-          if (a_has(s)) *a_target(s) = conj(*a_target(s));
+          if (s >= a_begin && s < a_end) *a_target(s) = conj(*a_target(s));
     }
     __syncwarp();
     // trsm: the reciprocals of M's diagonal, a lane per row, where they stay finite (a subnormal
@@ -227,34 +254,32 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
           for (int t = 0; t < K; ++t)
             if (t < n) x[t] = mul(alpha, xs[t * XS + lane]);
         } else {
+          const S *in = pb;
 #pragma unroll
-          for (int t = 0; t < K; ++t)
-            if (t < n) x[t] = mul(alpha, widen(pb[t * b_step]));
+          for (int t = 0; t < K; ++t, in += b_step)
+            if (t < n) x[t] = mul(alpha, widen(*in));
         }
       }
       if (!G.zero_alpha) tri_line<K>(x, m, n, lower, G.unit_diag, G.solve);
-      S *out = pb;
-      keep_in_one_register(out);
       if (G.left) {
 #pragma unroll
         for (int t = 0; t < K; ++t)
           if (t < n) xs[t * XS + lane] = x[t];
       } else {
+        S *out = pb;
+        keep_in_one_register(out);
 #pragma unroll
-        for (int t = 0; t < K; ++t)
-          if (t < n) out[t * b_step] = narrow<S>(x[t]);
+        for (int t = 0; t < K; ++t, out += b_step)
+          if (t < n) *out = narrow<S>(x[t]);
       }
     }
     __syncwarp();
     if (count && G.left) {
       S *out = pb;
       keep_in_one_register(out);
-      staged_steps<K, U, CT>([&](int s, CT &v) {
-            if (!(r < n && c0 + s * per < count)) return false;
-            v = xs[xs_first + s * per];
-            return true;
-          },
-          [&](int s, CT v) { out[s * b_step] = narrow<S>(v); });
+#pragma unroll
+      for (int s = 0; s < K; ++s, out += b_step)
+        if (s < b_end) *out = narrow<S>(xs[xs_first + (s << per_log2)]);
     }
     if (b && first_line == 0 && l == 0 && G.info) G.info[p] = 0;
     __syncwarp();  // the next unit overwrites the shared areas

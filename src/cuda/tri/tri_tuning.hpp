@@ -55,8 +55,11 @@ BB_HOST_DEVICE constexpr int tri_leaf_register_budget(int K, int compute_bytes) 
 // Registers are split between the SM's four schedulers: warps per SM in multiples of 4 (9 warps
 // would cap every warp at a third of a scheduler's registers, 168 where 224 were meant).
 BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool register_staging) {
-  if (register_staging)  // the earlier rule, 12 warps (r32 lost 7-10 points at n = 16, 32 under the budget)
-    return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : 12 / tri_leaf_warps(K, compute_bytes);
+  // Staging through registers: 12 warps (r32 lost 7-10 points at n = 16, 32 under the budget),
+  // 16 at K = 32 (128 registers: at 12 warps the leaf took all 168 it was allowed, r32 n = 32
+  // 45 -> 40 % and r16 16 -> 11 % of bandwidth, H200, 2026-11-28).
+  if (register_staging)
+    return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : (K == 32 ? 16 : 12) / tri_leaf_warps(K, compute_bytes);
   const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks

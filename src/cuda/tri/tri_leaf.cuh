@@ -78,32 +78,13 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
   }
 }
 
-// A team's staging pass over steps s = 0..K-1 (each lane one element per step), U steps' loads
-// in flight before their stores (a plain loop waits for each load before issuing the next).
-// load(s, v) says whether step s has an element for this lane. Fully unrolled: the step's
-// offsets are products of a constant and a per-lane stride, no division, no index tests beyond
-// the bounds.
-template <int K, int U, class CT, class Load, class Store>
-__device__ __forceinline__ void staged_steps(Load &&load, Store &&store) {
-#pragma unroll
-  for (int s0 = 0; s0 < K; s0 += U) {
-    CT v[U];
-    bool read[U];
-#pragma unroll
-    for (int j = 0; j < U; ++j) read[j] = load(s0 + j, v[j]);
-#pragma unroll
-    for (int j = 0; j < U; ++j)
-      if (read[j]) store(s0 + j, v[j]);
-  }
-}
-
 // Staging without registers where the stored type is the compute type and 8 or 16 bytes (r64,
 // c32, c64): each element an asynchronous copy from global into shared memory (cp.async, Ampere
 // and later), so that a lane's whole share of A and B is in flight at once and costs no
 // registers. H200, trsm kernel % of bandwidth at n = 4 / 8 / 16 / 32, register staging -> copies:
 // c64 60 / 53 / 49 / 20 -> 67 / 78 / 71 / 27, c32 46 / 45 / 33 / 23 -> 50 / 59 / 53 / 37, r64
 // 47 / 57 / 62 / 52 -> 49 / 60 / 63 / 60. r32 lost 3-10 points with copies (twice the copies per
-// byte) and half precision widens, so both stage through registers (staged_steps).
+// byte) and half precision widens, so both stage through registers (stage).
 template <class S> constexpr bool kAsyncStaging = sizeof(S) == sizeof(typename dev<S>::C) && sizeof(S) >= 8;
 template <class S> __device__ __forceinline__ void copy_async(S *shared, const S *global) {
 #if __CUDA_ARCH__ >= 800
@@ -133,17 +114,17 @@ __device__ __forceinline__ void stage(int begin, int end, const S *at, int64_t s
       if (s >= begin && s < end) copy_async(reinterpret_cast<S *>(target(s)), at);
       at += step;
     }
-  } else {
-    staged_steps<K, U, CT>(
-        [&](int s, CT &v) {
-          const S *const here = at;
-          at += step;
-          if (s < begin || s >= end) return false;
-          v = widen(*here);
-          if (conjugate) v = conj(v);
-          return true;
-        },
-        [&](int s, CT v) { *target(s) = v; });
+  } else {  // U steps' loads in flight before their stores (a plain loop waits on each load)
+#pragma unroll
+    for (int s0 = 0; s0 < K; s0 += U) {
+      CT v[U];
+#pragma unroll
+      for (int j = 0; j < U; ++j, at += step)
+        if (s0 + j >= begin && s0 + j < end) v[j] = widen(*at);
+#pragma unroll
+      for (int j = 0; j < U; ++j)
+        if (s0 + j >= begin && s0 + j < end) *target(s0 + j) = conjugate ? conj(v[j]) : v[j];
+    }
   }
 }
 
@@ -166,10 +147,10 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
   constexpr int XS = 33;  // row stride of the lines' area
   // Staging batches (register staging: r32, r16, c16): 32 words of loads in flight per lane; 16
-  // at K = 32 where the stored element is 4 bytes or more, whose leaf is held to 128 registers
-  // (tri_leaf_min_blocks). H200, kernel % of bandwidth at n = 32, trsm, batches of 8 / 16 / 32
-  // words: r32 36.8 / 44.9 / 43.4, r16 14.1 / 13.4 / 15.8, c16 18.8 / 18.9 / -.
-  constexpr int words = int(sizeof(CT) / 4), batch_words = K == 32 && sizeof(S) >= 4 ? 16 : 32;
+  // at K = 32 (8 for c16), whose leaf is held to 128 registers (tri_leaf_min_blocks) and spills
+  // with more. H200, r32 trsm kernel % of bandwidth at n = 32 with batches of 8 / 16 / 32 words:
+  // 36.8 / 44.9 / 43.4 (before the branch-free targets).
+  constexpr int words = int(sizeof(CT) / 4), batch_words = K == 32 ? 16 / words : 32;
   constexpr int U = K < batch_words / words ? K : batch_words / words;
   extern __shared__ __align__(16) unsigned char tri_shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -213,9 +194,13 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
         a_end = steps_below(n, c0, per_log2);
       }
     }
+    // M's packed index of A(r, c), M(r, c) or M(c, r), is tri(c) * t_tri + c * t_c + t_0 with
+    // tri(c) = c (c + 1) / 2 (packed_at in each of the four cases): no branch per step.
+    const int t_tri = transposed ? (lower ? 1 : -1) : 0, t_c = transposed ? (lower ? 0 : K) : 1;
+    const int t_0 = transposed ? r : lower ? r * (r + 1) / 2 : r * K - r * (r - 1) / 2 - r;
     auto a_target = [&](int s) {
       const int c = c0 + (s << per_log2);
-      return m + (transposed ? packed_at<K>(lower, c, r) : packed_at<K>(lower, r, c));
+      return m + ((c * (c + 1)) >> 1) * t_tri + c * t_c + t_0;
     };
     if (compute)
       stage<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated);

@@ -521,6 +521,47 @@ double getri_residual(const Mat<T> &A, const Mat<T> &X) {
   return to_double(bb::rsqrt(d)) / den;
 }
 
+// Whether every element of X is finite.
+template <class T>
+bool all_finite(const Mat<T> &X) {
+  for (int j = 0; j < X.cols; ++j)
+    for (int i = 0; i < X.rows; ++i)
+      if (!bb::isfinite_all(wide(X(i, j)))) return false;
+  return true;
+}
+
+// ||A||_F ||A^-1||_F in the wide type (Gauss-Jordan with partial pivoting by |re| + |im|);
+// infinity where A is singular there. Judges whether an inverse is determined at all in the
+// working precision (a condition times n eps of 1 or more: not a digit of it).
+template <class T>
+double wide_condition(const Mat<T> &A) {
+  using W = Wide<T>;
+  using WR = WideReal<T>;
+  const int n = A.rows;
+  std::vector<W> a(std::size_t(n) * n), x(std::size_t(n) * n, W(0));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) a[i + std::size_t(j) * n] = wide(A(i, j));
+  for (int i = 0; i < n; ++i) x[i + std::size_t(i) * n] = W(1);
+  auto at = [&](std::vector<W> &m, int i, int j) -> W & { return m[i + std::size_t(j) * n]; };
+  for (int k = 0; k < n; ++k) {
+    int piv = k;
+    for (int i = k + 1; i < n; ++i)
+      if (bb::abs1(at(a, i, k)) > bb::abs1(at(a, piv, k))) piv = i;
+    if (bb::abs1(at(a, piv, k)) == WR(0)) return INFINITY;
+    for (int j = 0; j < n; ++j) std::swap(at(a, k, j), at(a, piv, j)), std::swap(at(x, k, j), at(x, piv, j));
+    const W d = at(a, k, k);
+    for (int j = 0; j < n; ++j) at(a, k, j) = at(a, k, j) / d, at(x, k, j) = at(x, k, j) / d;
+    for (int i = 0; i < n; ++i) {
+      if (i == k) continue;
+      const W f = at(a, i, k);
+      for (int j = 0; j < n; ++j) at(a, i, j) -= f * at(a, k, j), at(x, i, j) -= f * at(x, k, j);
+    }
+  }
+  WR norm_x = 0;
+  for (const W &v : x) norm_x += bb::abs2(v);
+  return to_double(frob_of(A)) * to_double(bb::rsqrt(norm_x));
+}
+
 // Partial pivoting: |L(i, j)| <= 1. For complex, pivots are chosen by |re| + |im| as i?amax
 // does, which bounds |re| + |im| of each candidate by the pivot's, so |l| <= sqrt 2 (and
 // |l| > 1 does occur, see planted_problem). The slack covers the rounding of

@@ -189,7 +189,7 @@ void check_getrf(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
 
 template <class T>
 void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<T>> *ref, const char *backend) {
-  long failures = 0;
+  long failures = 0, undetermined = 0;
   for (std::size_t p = 0; p < b.problems.size(); ++p) {
     const LuProblem<T> &pr = b.problems[p];
     const Mat<T> &X = out.A[p];
@@ -209,6 +209,15 @@ void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
     ASSERT_TRUE(untouched_outside(pr.A, X, [](int, int) { return true; }));
     if (pr.orig.rows) {
       const double res = getri_residual(pr.orig, X);
+      // Half precision, random inputs: where A's inverse is not determined to a digit at this
+      // precision (condition x n eps16 >= 1), the computed one may overflow (seed
+      // 15704474527854270513, order 65: condition 8.9e5, 321 entries Inf, the true ones at most
+      // 2821), and a residual relative to ||X|| then says nothing. Only such a problem is let
+      // through; an overflow in a better conditioned one still fails.
+      if (is_half<T> && !all_finite(X) && wide_condition(pr.orig) * pr.n * eps<T>() >= 1) {
+        ++undetermined;
+        continue;
+      }
       ASSERT_LE(res, residual_limit<T>()) << "residual I - A inv(A)";
       if (is_half<T> && std::string(backend) != "reference") {
         // The host kernels' r16/c16 inverse: binary32 arithmetic, rounded once (on their own
@@ -226,7 +235,9 @@ void check_getri(const Batch<T> &b, const Output<T> &out, const NoDeduce<Output<
     }
   }
   ASSERT_EQ(out.rc, failures) << "return value is not the number of failed problems";
-  count_checked((std::string("getri ") + traits<T>::name() + " " + backend).c_str(), long(b.problems.size()));
+  const std::string name = std::string("getri ") + traits<T>::name() + " " + backend;
+  count_checked(name.c_str(), long(b.problems.size()) - undetermined);
+  if (undetermined) count_checked((name + ", inverse overflowed, not determined at this precision").c_str(), undetermined);
 }
 
 // Tall and wide shapes for getrf (each one group).

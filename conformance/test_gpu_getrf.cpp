@@ -84,40 +84,6 @@ CallOpts on(const char *backend) {
   return o;
 }
 
-// The largest finite magnitude of T's real type (binary128's is beyond double: taken as
-// double's, which no test value comes near).
-template <class T> double overflow_threshold() {
-  using R = typename traits<T>::real;
-  if constexpr (is_half<T>) return 65504.0;
-  else if constexpr (std::is_same_v<R, float>) return double(std::numeric_limits<float>::max());
-  else return std::numeric_limits<double>::max();
-}
-
-// The largest element of inv(U) and of inv(U) inv(L) (the inverse up to a column permutation)
-// for factors LU of a square matrix, computed in the wide type: how large getri's results get.
-template <class T>
-double inverse_magnitude(const Mat<T> &LU) {
-  using W = Wide<T>;
-  const int n = LU.rows;
-  std::vector<W> x(n);
-  double big = 0;
-  for (int pass = 0; pass < 2; ++pass)
-    for (int j = 0; j < n; ++j) {
-      // Column j of inv(U) (pass 0) or of inv(U) inv(L) (pass 1).
-      std::fill(x.begin(), x.end(), W(0));
-      x[j] = W(1);
-      if (pass == 1)
-        for (int i = j + 1; i < n; ++i)
-          for (int k = j; k < i; ++k) x[i] -= wide(LU(i, k)) * x[k];
-      for (int i = n - 1; i >= 0; --i) {
-        for (int k = i + 1; k < n; ++k) x[i] -= wide(LU(i, k)) * x[k];
-        x[i] = x[i] / wide(LU(i, i));
-      }
-      for (const W &v : x) big = std::max(big, to_double(bb::absval(v)));
-    }
-  return big;
-}
-
 // ---- one run: groups of problems in user memory, the calls on them, the checks -------------
 // The matrices of each memory kind share one allocation (an arena): a group's matrices back to
 // back (a gap of NaN between them in some groups, in reverse order in others), each group
@@ -669,10 +635,7 @@ class LuRun {
   std::string check_inverse(int p, const Mat<T> *ref) const {
     const LuProblem<T> &pr = problems_[p];
     const Mat<T> X = factors(p);
-    bool finite = true;
-    for (int j = 0; j < X.cols; ++j)
-      for (int i = 0; i < X.rows; ++i) finite = finite && bb::isfinite_all(wide(X(i, j)));
-    if (!finite) {
+    if (!all_finite(X)) {
       // Legitimate only where the inverse (or inv(U), which getri forms first) comes near T's
       // overflow threshold: a random half matrix can be that close to singular.
       if (inverse_magnitude(current(p)) < overflow_threshold<T>() / 16)

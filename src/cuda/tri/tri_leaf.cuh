@@ -135,8 +135,8 @@ __device__ __forceinline__ int steps_below(int bound, int c0, int per_log2) {
   return span > 0 ? (span + (1 << per_log2) - 1) >> per_log2 : 0;
 }
 
-// The output pass recomputes its addresses from this pointer instead of keeping the input
-// pass's K addresses alive across the solve (registers the compiler would otherwise hold).
+// The output passes start again from this pointer instead of keeping the input pass's
+// addresses alive across the solve (registers the compiler would otherwise hold).
 template <class T> __device__ __forceinline__ void keep_in_one_register(T *&p) { asm volatile("" : "+l"(p)); }
 
 template <class S, int K>
@@ -197,7 +197,7 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     // M's packed index of A(r, c), M(r, c) or M(c, r), is tri(c) * t_tri + c * t_c + t_0 with
     // tri(c) = c (c + 1) / 2 (packed_at in each of the four cases): no branch per step.
     const int t_tri = transposed ? (lower ? 1 : -1) : 0, t_c = transposed ? (lower ? 0 : K) : 1;
-    const int t_0 = transposed ? r : lower ? r * (r + 1) / 2 : r * K - r * (r - 1) / 2 - r;
+    const int t_0 = transposed ? r : packed_at<K>(lower, r, 0);
     auto a_target = [&](int s) {
       const int c = c0 + (s << per_log2);
       return m + ((c * (c + 1)) >> 1) * t_tri + c * t_c + t_0;

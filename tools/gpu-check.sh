@@ -95,6 +95,29 @@ if has suite; then  # one GPU test binary (SUITE) with a googletest filter (TEST
   echo "suite $SUITE $(( $(date +%s) - t1 )) s: $(grep -E '^\[  (PASSED|FAILED)' "$out/suite-$SUITE-$gpu.log" | tr '\n' ' ')"
   grep -E '^\[  FAILED' "$out/suite-$SUITE-$gpu.log" | head
 fi
+if has shards; then
+  # Test binaries split into googletest shards run at once on the one GPU (a prebuilt archive is
+  # enough, no ctest): SHARD_SUITES, SHARDS (8), SHARD_FILTER, SHARD_REDUCED=1 (BB_GPU_REDUCED),
+  # SHARD_TOOL=memcheck|racecheck (under compute-sanitizer), SHARD_TIMEOUT seconds a shard.
+  t1=$(date +%s)
+  tag=${SHARD_TOOL:-plain}${SHARD_REDUCED:+-reduced}
+  for suite in ${SHARD_SUITES:?shards needs SHARD_SUITES}; do
+    for ((i = 0; i < ${SHARDS:-8}; i++)); do
+      GTEST_TOTAL_SHARDS=${SHARDS:-8} GTEST_SHARD_INDEX=$i BB_GPU_REDUCED=${SHARD_REDUCED:-} \
+        timeout ${SHARD_TIMEOUT:-560} ${SHARD_TOOL:+compute-sanitizer --tool $SHARD_TOOL --error-exitcode 9} \
+        "$build/conformance/$suite" --gtest_filter="${SHARD_FILTER:-*}" > "$out/shard-$tag-$suite-$i.log" 2>&1 &
+    done
+  done
+  wait
+  for suite in $SHARD_SUITES; do
+    logs=("$out"/shard-$tag-$suite-*.log)
+    echo "$suite $tag: $(cat "${logs[@]}" | grep -cE '^\[       OK') passed," \
+      "$(cat "${logs[@]}" | grep -cE '^\[  FAILED  \] [A-Za-z]') failed lines, $(cat "${logs[@]}" | grep -cE '^\[  SKIPPED \] [A-Za-z]') skipped," \
+      "$(grep -LE '^\[  PASSED' "${logs[@]}" | wc -l) shards unfinished; $(grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "${logs[@]}" | sort | uniq -c | tr '\n' ' ')"
+    grep -hE '^\[  FAILED  \] [A-Za-z]' "${logs[@]}" | sort -u | head
+  done
+  echo "shards $(( $(date +%s) - t1 )) s"
+fi
 if has sanitize; then
   # SANITIZE_TOOLS: memcheck and/or racecheck; SANITIZE_FILTER: a googletest filter for every
   # sanitized suite (RACECHECK_FILTER: for racecheck, which is many times slower); SANITIZE_TIMEOUT:

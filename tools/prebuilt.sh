@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Pack what a GPU job runs, built here, so that a cold device machine skips its own build (about
 # 120 s of device time a call): the library, the bench and the named test binaries, stripped and
-# xz-compressed into .prebuilt/<name>.tar.xz (git-ignored; about 12 MB for the library and the bench).
+# xz-compressed into .prebuilt/<name>.tar.xz (git-ignored; about 12 MB for the library and the benches).
 #   bash tools/prebuilt.sh [-n NAME] [-B BUILD] [TEST_BINARY...]     e.g. conformance_gpu_gemm
 # On the device: carry .prebuilt (and .devdeps), then PREBUILT=.prebuilt/a.tar.xz bash tools/gpu-check.sh ...
 # (unpacked into BUILD, build-gpu by default; the stages that run binaries work, the ctest-based
@@ -14,13 +14,13 @@ while getopts n:B: o; do
   case $o in n) name=$OPTARG ;; B) build=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
-ninja -C "$build" blas_batched blas_batched_bench "$@" > /dev/null
+ninja -C "$build" blas_batched blas_batched_bench blas_batched_tri_large "$@" > /dev/null
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bench" "$stage/conformance" "$root/.prebuilt"
 lib=$(readlink -f "$build/libblas_batched.so.0")
 cp "$lib" "$stage/libblas_batched.so.0"
-cp "$build/bench/blas_batched_bench" "$stage/bench/"
+cp "$build/bench/blas_batched_bench" "$build/bench/blas_batched_tri_large" "$stage/bench/"
 for t; do cp "$build/conformance/$t" "$stage/conformance/"; done
 strip --strip-unneeded "$stage/libblas_batched.so.0" "$stage"/bench/* "$stage"/conformance/* 2> /dev/null || true
 git -C "$root" rev-parse --short HEAD > "$stage/REVISION"

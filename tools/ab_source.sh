@@ -13,7 +13,8 @@
 # runs go A, B, A, so that drift on the card shows. ab-build.log opens with CMake's complaint
 # about the copied cache's folder: expected, B builds all the same. ABPREBUILT=.prebuilt/b.tar.xz
 # (tools/prebuilt.sh -n b, from B's tree, carried): B as built here, no ABFILE/ABALT; with A from
-# PREBUILT too (tools/gpu-check.sh none first), nothing builds on the device.
+# PREBUILT too (tools/gpu-check.sh none first), nothing builds on the device. Several archives
+# (ABPREBUILT=".prebuilt/b.tar.xz .prebuilt/c.tar.xz"): variants B, C, ... in one run, A, B, C, ..., A.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/gpu-out}
@@ -27,9 +28,16 @@ alt_build=$build-ab
 t0=$(date +%s)
 rm -rf "$alt_build"
 if [ -n "${ABPREBUILT:-}" ]; then
-  # B built on the developer's machine (tools/prebuilt.sh -n b): nothing to build here.
-  mkdir -p "$alt_build" && tar -C "$alt_build" -xJf "$root/$ABPREBUILT" || exit 1
-  echo "B prebuilt: $(tr '\n' ' ' < "$alt_build/REVISION")"
+  # B (C, ...) built on the developer's machine (tools/prebuilt.sh -n b): nothing to build here.
+  tags=(B C D E F G) variants=() i=0
+  for archive in $ABPREBUILT; do
+    tag=${tags[$i]}
+    dir=$alt_build${i/#0/}  # B in $alt_build, C in ${alt_build}1, ...
+    i=$((i + 1))
+    rm -rf "$dir" && mkdir -p "$dir" && tar -C "$dir" -xJf "$root/$archive" || exit 1
+    variants+=("$tag:$dir")
+    echo "$tag prebuilt: $(tr '\n' ' ' < "$dir/REVISION")"
+  done
 else
 cp -a "$build" "$alt_build"
 cp "$root/$ABFILE" "$out/ab-saved" && cp "$root/$ABALT" "$root/$ABFILE"
@@ -49,5 +57,6 @@ run_all() {  # run_all TAG BUILD_DIR
   done
   [ "${ABLARGE:-0}" = 1 ] && LD_LIBRARY_PATH=$2 "$2/bench/blas_batched_tri_large" 8192 512 2>&1 | sed "s/^/$1 /"
 }
-{ run_all A "$build"; run_all B "$alt_build"; run_all A "$build"; } > "$log" 2>&1
-grep -E "^[AB] [a-z_]+ +[a-z0-9]+ +[a-z-]+ +[0-9]|^[AB] .*(dgemm|trsm|trmm|check failed)" "$log"
+[ -n "${ABPREBUILT:-}" ] || variants=("B:$alt_build")
+{ run_all A "$build"; for v in "${variants[@]}"; do run_all "${v%%:*}" "${v#*:}"; done; run_all A "$build"; } > "$log" 2>&1
+grep -E "^[A-G] [a-z_]+ +[a-z0-9]+ +[a-z-]+ +[0-9]|^[A-G] .*(dgemm|trsm|trmm|check failed)" "$log"

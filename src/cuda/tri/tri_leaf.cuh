@@ -33,28 +33,38 @@ __device__ __forceinline__ CT solved(CT s, const CT *m, bool lower, int i) {
   return is_zero(r) ? divide(s, m[packed_at<K>(lower, i, i)]) : mul(s, r);
 }
 
+template <class CT> __device__ __forceinline__ CT sum_of(CT a, CT b) {
+  if constexpr (dev_complex<CT>) return CT{a.re + b.re, a.im + b.im};
+  else return a + b;
+}
+
 // x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own, in a
 // team's packed triangle m. The line was scaled by alpha already.
 template <int K, class CT>
 __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lower, bool unit, bool solve) {
+  // The solve's rows depend on each other: a row's sum as two chains (even and odd k) halves
+  // the wait of its products on the previous row (tri_leaf_solve_chains).
+  constexpr int chains = tri_leaf_solve_chains(K, int(sizeof(CT)));
   if (solve && lower) {
 #pragma unroll
     for (int i = 0; i < K; ++i) {
       if (i >= n) break;
-      CT s = x[i];
+      CT s[chains] = {x[i]};
 #pragma unroll
-      for (int k = 0; k < i; ++k) s = msub(s, m[packed_at<K>(true, i, k)], x[k]);
-      x[i] = unit ? s : solved<K>(s, m, true, i);
+      for (int k = 0; k < i; ++k) s[k % chains] = msub(s[k % chains], m[packed_at<K>(true, i, k)], x[k]);
+      const CT total = chains == 2 ? sum_of(s[0], s[chains - 1]) : s[0];
+      x[i] = unit ? total : solved<K>(total, m, true, i);
     }
   } else if (solve) {
 #pragma unroll
     for (int i = K - 1; i >= 0; --i) {
       if (i >= n) continue;
-      CT s = x[i];
+      CT s[chains] = {x[i]};
 #pragma unroll
       for (int k = i + 1; k < K; ++k)
-        if (k < n) s = msub(s, m[packed_at<K>(false, i, k)], x[k]);
-      x[i] = unit ? s : solved<K>(s, m, false, i);
+        if (k < n) s[k % chains] = msub(s[k % chains], m[packed_at<K>(false, i, k)], x[k]);
+      const CT total = chains == 2 ? sum_of(s[0], s[chains - 1]) : s[0];
+      x[i] = unit ? total : solved<K>(total, m, false, i);
     }
   } else if (lower) {  // in place: row i needs the old x[k], k < i
 #pragma unroll
@@ -125,6 +135,31 @@ __device__ __forceinline__ void stage(int begin, int end, const S *at, int64_t s
       for (int j = 0; j < U; ++j)
         if (s0 + j >= begin && s0 + j < end) *target(s0 + j) = conjugate ? conj(v[j]) : v[j];
     }
+  }
+}
+
+// Two staging passes through registers, A's triangle and side Left's B (b_end = 0: none), with
+// both passes' loads in flight at once, in batches of U steps each (tri_leaf_paired_staging).
+template <int K, int U, class S, class CT, class TargetA, class TargetB>
+__device__ __forceinline__ void stage_pair(int a_begin, int a_end, const S *a_at, int64_t a_step, TargetA &&a_target,
+                                           bool conjugate, int b_end, const S *b_at, int64_t b_step,
+                                           TargetB &&b_target) {
+  static_assert(!kAsyncStaging<S>, "copies never wait on each other: stage one pass after the other");
+#pragma unroll
+  for (int s0 = 0; s0 < K; s0 += U) {
+    CT va[U], vb[U];
+#pragma unroll
+    for (int j = 0; j < U; ++j, a_at += a_step)
+      if (s0 + j >= a_begin && s0 + j < a_end) va[j] = widen(*a_at);
+#pragma unroll
+    for (int j = 0; j < U; ++j, b_at += b_step)
+      if (s0 + j < b_end) vb[j] = widen(*b_at);
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (s0 + j >= a_begin && s0 + j < a_end) *a_target(s0 + j) = conjugate ? conj(va[j]) : va[j];
+#pragma unroll
+    for (int j = 0; j < U; ++j)
+      if (s0 + j < b_end) *b_target(s0 + j) = vb[j];
   }
 }
 
@@ -202,7 +237,8 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
       const int c = c0 + (s << per_log2);
       return m + ((c * (c + 1)) >> 1) * t_tri + c * t_c + t_0;
     };
-    if (compute)
+    constexpr bool together = !kAsyncStaging<S> && tri_leaf_paired_staging(K, int(sizeof(CT)));
+    if (compute && !together)
       stage<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated);
     // Side Left: B's columns come through the lines' area (lanes along a column in global
     // memory, a column per lane in registers); side Right reads rows straight into registers
@@ -211,8 +247,14 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     const int64_t b_step = G.left ? ldb << per_log2 : ldb;
     const int xs_first = r * XS + q * W + c0;
     const int b_end = G.left && r < n ? steps_below(count, c0, per_log2) : 0;  // side Left's staged steps
-    if (compute && G.left)
-      stage<K, U, S, CT>(0, b_end, pb, b_step, [&](int s) { return xs + xs_first + (s << per_log2); });
+    auto b_target = [&](int s) { return xs + xs_first + (s << per_log2); };
+    if constexpr (together) {
+      if (compute)
+        stage_pair<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated, b_end, pb,
+                                b_step, b_target);
+    } else if (compute && G.left) {
+      stage<K, U, S, CT>(0, b_end, pb, b_step, b_target);
+    }
     if constexpr (kAsyncStaging<S>) {
       wait_async_copies();
       if (conjugated)  // A^H's conjugation on the lane's own copied elements

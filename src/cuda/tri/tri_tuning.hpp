@@ -64,6 +64,21 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
 }
+// Loads of A and B in flight together in the leaf's register staging (r32, r16, c16;
+// stage_pair), where the registers it takes cost no occupancy: at K = 32 (held to 128 registers
+// anyway) and where a line is at most 16 bytes. H200, kernel % of bandwidth, one after the other
+// -> together: r32 trsm n = 4 / 8 / 16 / 32 40.7 / 52.2 / 49.5 / 48.3 -> 43.1 / 43.3 / 36.7 /
+// 53.5 (trmm alike; r32 K = 8 61 -> 82 registers), r16 32 23.6 -> 24.4, c16 32 20.8 -> 23.4.
+BB_HOST_DEVICE constexpr bool tri_leaf_paired_staging(int K, int compute_bytes) {
+  return K == 32 || K * compute_bytes <= 16;
+}
+// Chains of a solve row's products in the leaf (tri_line): two for c64 from K = 16, whose
+// complex products wait longest on each other. H200, kernel % of bandwidth, one chain -> two:
+// c64 trsm n = 16 / 32 71.5 / 30.5 -> 79.7 / 32.8 (trmm 16 75 -> 88: the kernel is compiled
+// otherwise); c32 lost 2-5 points at 16 and 32; r64, r32, r16, c16 within a point.
+BB_HOST_DEVICE constexpr int tri_leaf_solve_chains(int K, int compute_bytes) {
+  return K >= 16 && compute_bytes == 16 ? 2 : 1;
+}
 inline int tri_recursion_leaf(DevPrec p, bool solve) {
   static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_RECURSION_LEAF");

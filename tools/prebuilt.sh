@@ -6,7 +6,10 @@
 # On the device: carry .prebuilt (and .devdeps), then PREBUILT=.prebuilt/a.tar.xz bash tools/gpu-check.sh ...
 # (unpacked into BUILD, build-gpu by default; the stages that run binaries work, the ctest-based
 # ones need the device's own build). For tools/ab_source.sh, pack B from the other tree as -n b
-# and pass ABPREBUILT=.prebuilt/b.tar.xz.
+# and pass ABPREBUILT=.prebuilt/b.tar.xz (several: B, C, ... in one run).
+# The device tool carries at most 64 MiB with the tracked tree (about 5 MB): four archives of
+# about 11 MB and the whole .devdeps (20 MB) do not fit. A prebuilt run needs only .devdeps'
+# runtime packages: the *-dev_*.deb (10 MB) can wait outside it while such a run is carried.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 name=a build=$root/build

@@ -34,6 +34,10 @@ template <class CT> __device__ __forceinline__ CT negate(CT x) {
   if constexpr (dev_complex<CT>) return {-x.re, -x.im};
   else return -x;
 }
+template <class CT> __device__ __forceinline__ CT sum_of(CT a, CT b) {
+  if constexpr (dev_complex<CT>) return CT{a.re + b.re, a.im + b.im};
+  else return a + b;
+}
 // acc - a * b
 template <class CT> __device__ __forceinline__ CT msub(CT acc, CT a, CT b) {
   if constexpr (dev_complex<CT>) return madd(acc, CT{-a.re, -a.im}, b);

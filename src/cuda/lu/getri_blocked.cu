@@ -235,11 +235,6 @@ struct GetriLanesLaunch {
   const int *perm;
 };
 
-template <class CT> __device__ __forceinline__ CT sum_of(CT a, CT b) {
-  if constexpr (dev_complex<CT>) return CT{a.re + b.re, a.im + b.im};
-  else return a + b;
-}
-
 template <class S>
 __global__ void __launch_bounds__(kLanesThreads) getri_lanes(const __grid_constant__ GetriLanesLaunch L) {
   using CT = typename dev<S>::C;

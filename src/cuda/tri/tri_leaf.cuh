@@ -33,17 +33,14 @@ __device__ __forceinline__ CT solved(CT s, const CT *m, bool lower, int i) {
   return is_zero(r) ? divide(s, m[packed_at<K>(lower, i, i)]) : mul(s, r);
 }
 
-template <class CT> __device__ __forceinline__ CT sum_of(CT a, CT b) {
-  if constexpr (dev_complex<CT>) return CT{a.re + b.re, a.im + b.im};
-  else return a + b;
-}
-
 // x := M^-1 x (solve) or M x, M lower or upper of order n <= K, unit diagonal or M's own, in a
 // team's packed triangle m. The line was scaled by alpha already.
 template <int K, class CT>
 __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lower, bool unit, bool solve) {
   // The solve's rows depend on each other: a row's sum as two chains (even and odd k) halves
-  // the wait of its products on the previous row (tri_leaf_solve_chains).
+  // the wait of its products on the previous row (tri_leaf_solve_chains). The odd chain starts
+  // at +0, so a row without odd products turns an x_i of -0 into +0 (no test compares zeros'
+  // signs; -0 would keep it).
   constexpr int chains = tri_leaf_solve_chains(K, int(sizeof(CT)));
   if (solve && lower) {
 #pragma unroll
@@ -181,10 +178,11 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   using CT = typename dev<S>::C;
   constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
   constexpr int XS = 33;  // row stride of the lines' area
-  // Staging batches (register staging: r32, r16, c16): 32 words of loads in flight per lane; 16
-  // at K = 32 (8 for c16), whose leaf is held to 128 registers (tri_leaf_min_blocks) and spills
-  // with more. H200, r32 trsm kernel % of bandwidth at n = 32 with batches of 8 / 16 / 32 words:
-  // 36.8 / 44.9 / 43.4 (before the branch-free targets).
+  // Staging batches (register staging: r32, r16, c16): 32 words of loads in flight per lane and
+  // pass; 16 at K = 32 (8 for c16), whose leaf is held to 128 registers (tri_leaf_min_blocks).
+  // Where A's and B's passes go together (stage_pair), twice that. H200, r32 trsm kernel % of
+  // bandwidth at n = 32 with batches of 8 / 16 / 32 words: 36.8 / 44.9 / 43.4 (one pass after
+  // the other, before the branch-free targets).
   constexpr int words = int(sizeof(CT) / 4), batch_words = K == 32 ? 16 / words : 32;
   constexpr int U = K < batch_words / words ? K : batch_words / words;
   extern __shared__ __align__(16) unsigned char tri_shared[];

@@ -65,10 +65,12 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
 }
 // Loads of A and B in flight together in the leaf's register staging (r32, r16, c16;
-// stage_pair), where the registers it takes cost no occupancy: at K = 32 (held to 128 registers
-// anyway) and where a line is at most 16 bytes. H200, kernel % of bandwidth, one after the other
-// -> together: r32 trsm n = 4 / 8 / 16 / 32 40.7 / 52.2 / 49.5 / 48.3 -> 43.1 / 43.3 / 36.7 /
-// 53.5 (trmm alike; r32 K = 8 61 -> 82 registers), r16 32 23.6 -> 24.4, c16 32 20.8 -> 23.4.
+// stage_pair), where that measured faster: at K = 32 (held to 128 registers either way; r16
+// spills 88 bytes there and still gains) and where a line is at most 16 bytes (r32 K = 4: 48 ->
+// 59 registers, 40 -> 32 warps an SM, faster all the same). At K = 8 and 16 the registers cost
+// more warps than the waits saved. H200, kernel % of bandwidth, one after the other -> together:
+// r32 trsm n = 4 / 8 / 16 / 32 40.7 / 52.2 / 49.5 / 48.3 -> 43.1 / 43.3 / 36.7 / 53.5 (trmm
+// alike; r32 K = 8 61 -> 82 registers), r16 32 23.6 -> 24.4, c16 32 20.8 -> 23.4.
 BB_HOST_DEVICE constexpr bool tri_leaf_paired_staging(int K, int compute_bytes) {
   return K == 32 || K * compute_bytes <= 16;
 }

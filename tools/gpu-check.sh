@@ -2,7 +2,8 @@
 # One job for the GPU machine: build, the CPU and GPU conformance suites, compute-sanitizer
 # (memcheck, racecheck) on a reduced GPU run, and the standard gemm sweep; logs and CSVs go to
 # $OUT (or ./gpu-out). Stages can be picked: tools/gpu-check.sh test sanitize bench tune profile kernels
-# (default: test sanitize bench; also callprofile: the whole call against its kernels and cuBLAS, with its phases; gputest: the GPU suite alone, suite: one test binary
+# (default: test sanitize bench; also callprofile: the whole call against its kernels and cuBLAS, with its phases; gputest: the GPU suite alone, suite: one test binary,
+# shards: test binaries in googletest shards at once, from a prebuilt archive, optionally under compute-sanitizer (SHARD_SUITES, SHARD_TOOL)
 # (SUITE, TESTFILTER; with TARGETS to build only what a short job needs), extbench: the extensions,
 # lubench: getrf/getri against cuBLAS, factbench: potrf against cuSOLVER and geqrf against
 # cuBLAS, factprofile: ncu on their kernels, srcprofile: one kernel's stalls per SASS line (KERNEL, ROUTINE, PREC, N), tribench: trsm/trmm against cuBLAS, triprofile: ncu on the trsm leaf,

@@ -580,7 +580,7 @@ TYPED_TEST(GpuGemm, EveryConfiguration) {
   using T = typename TypeParam::type;
   if (is_quad<T>) GTEST_SKIP() << "r128/c128 are staged through the host: no kernel configuration";
   std::vector<Spec<T>> specs;
-  for (int n : {1, 2, 3, 4, 5, 8, 12, 16, 17, 33})
+  for (int n : {1, 2, 3, 4, 5, 8, 12, 16, 17, 33, 70})  // 70: two tiles of 64 and a part
     for (int pad : {0, 2}) {
       Spec<T> s = group<T>(kOps[n % 3], kOps[(n / 3) % 3], n, n, n, 3);
       s.pad = pad;
@@ -589,7 +589,7 @@ TYPED_TEST(GpuGemm, EveryConfiguration) {
   specs.push_back(group<T>(N, Tr, 7, 3, 9, 2));
   GemmRun<T> run(BLAS_ColMajor, specs);
   std::vector<Mat<T>> Cref = run.reference();
-  for (int config = 0; config < 18; ++config) {
+  for (int config = 0; config < 19; ++config) {  // GemmConfig's count (gemm_tuning.hpp)
     SCOPED_TRACE("BLAS_BATCHED_GEMM_CONFIG=" + std::to_string(config) + ", " + seed_note());
     setenv("BLAS_BATCHED_GEMM_CONFIG", std::to_string(config).c_str(), 1);
     run.upload();

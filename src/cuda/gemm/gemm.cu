@@ -38,19 +38,20 @@ void gemm_read_overrides() {
 }
 
 namespace {
-// The table's configuration for a run whose largest order is `order`; `pays`: whether a
-// cuBLAS call pays for this run where the table names cuBLAS.
-int tuned_config(DevPrec p, int order, bool vendor_backend, bool pays) {
+// The table's configuration for a run of m x n x k (the table goes by the largest order);
+// `pays`: whether a cuBLAS call pays for this run where the table names cuBLAS.
+int tuned_config(DevPrec p, int m, int n, int k, bool vendor_backend, bool pays) {
   const bool vendor_ok = gemm_has_vendor(p);
   if (vendor_backend && vendor_ok) return kConfigVendor;
   int config;
   if (forced_config(p, config)) return config;
+  const int order = std::max({m, n, k});
   for (const TuningEntry &e : kGemmTuning)
     if (e.prec == p && order <= e.max_order) {
-      if (e.config != kConfigVendor) return e.config;
+      if (e.config != kConfigVendor) return half_tiles(p, m, n, e.config);
       break;
     }
-  return vendor_ok && pays ? kConfigVendor : kFallbackConfig;
+  return vendor_ok && pays ? kConfigVendor : half_tiles(p, m, n, kFallbackConfig);
 }
 
 // BLAS_BATCHED_CORE_VENDOR_MIN_WORK=<m n k x problems> moves kCoreVendorMinWork (tuning; read
@@ -64,7 +65,7 @@ bool core_vendor_pays(DevPrec p, const GemmSeg &r) {
 }  // namespace
 
 int gemm_config(DevPrec p, int m, int n, int k, int64_t problems, bool vendor_backend) {
-  return tuned_config(p, std::max({m, n, k}), vendor_backend, vendor_pays(m, n, k, problems));
+  return tuned_config(p, m, n, k, vendor_backend, vendor_pays(m, n, k, problems));
 }
 
 bool gemm_flat_ok(const GemmSeg &g, int elem, int max_elements, bool aligned) {
@@ -216,7 +217,7 @@ int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, b
   std::vector<int> config(count);
   for (int i = 0; i < count; ++i) {
     const GemmSeg &r = runs[i];
-    const bool vendor = tuned_config(p, std::max({r.m, r.n, r.k}), vendor_backend, core_vendor_pays(p, r)) == kConfigVendor;
+    const bool vendor = tuned_config(p, r.m, r.n, r.k, vendor_backend, core_vendor_pays(p, r)) == kConfigVendor;
     // cuBLAS as the tuning table's choice gives way to the library's kernels where its handle
     // cannot be made (memory short); as the caller's backend, its failure is the call's.
     const bool take = vendor && gemm_vendor_ok(p, r) && (vendor_backend || s.cublas(true));

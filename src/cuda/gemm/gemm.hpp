@@ -26,7 +26,7 @@ struct GemmSeg {
 };
 
 constexpr int kConfigVendor = -1;  // the run goes to cuBLAS
-constexpr int kGemmConfigCount = 18;  // GemmConfig (gemm_tuning.hpp) names them
+constexpr int kGemmConfigCount = 19;  // GemmConfig (gemm_tuning.hpp) names them
 // Runs of fewer problems never go to cuBLAS in the native backend (one call per run would
 // cost more than the kernels lose), unless large enough on their own: kVendorMinProblems and
 // vendor_pays in gemm_tuning.hpp (the core, gemm() below, in r32 and r64: kCoreVendorMinWork).

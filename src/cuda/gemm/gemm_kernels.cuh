@@ -42,7 +42,8 @@ struct TileShape {
   // would spill, and without a hint the smallest tiles spill a little) except tile 16 2 x 2 at
   // 64 (4 blocks; r64 spills 48 bytes there, yet ran 16 % faster on the H100, ncu, strided
   // n = 16; the other shapes not measured), 128 for complex types (twice the accumulators).
-  static constexpr int REGS = dev<S>::complex ? 128 : TILE == 16 && TM == 2 && TN == 2 ? 64 : 80;
+  // Tiles of 64 (4 x 4 a thread, 256 threads): 128, two blocks an SM (r16 spilled 92 bytes at 80).
+  static constexpr int REGS = dev<S>::complex || TILE == 64 ? 128 : TILE == 16 && TM == 2 && TN == 2 ? 64 : 80;
   static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
   static constexpr bool flat = false;
   static constexpr int MAXE = 0, EXACT = 0;
@@ -83,7 +84,7 @@ template <class S>
 using GemmShapes =
     std::tuple<TileShape<S, 2, 1, 1>, TileShape<S, 4, 1, 1>, TileShape<S, 4, 2, 2>, TileShape<S, 8, 2, 1>,
                TileShape<S, 8, 2, 2>, TileShape<S, 16, 2, 2>, TileShape<S, 16, 4, 4>, TileShape<S, 32, 4, 4>,
-               TileShape<S, 32, 2, 2>, TileShape<S, 32, 4, 2>, FlatShape<S, 4>, FlatShape<S, 16>,
+               TileShape<S, 32, 2, 2>, TileShape<S, 32, 4, 2>, TileShape<S, 64, 4, 4>, FlatShape<S, 4>, FlatShape<S, 16>,
                FlatShape<S, 64>, FlatShape<S, 256>, FlatShape<S, 4, 2>, FlatShape<S, 16, 4>,
                FlatShape<S, 64, 8>, FlatShape<S, 256, 16>>;
 static_assert(std::tuple_size_v<GemmShapes<float>> == kGemmConfigs);

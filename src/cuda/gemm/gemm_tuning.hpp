@@ -12,7 +12,7 @@ namespace bb::cuda {
 // kernel unrolled for n x n x n problems (kExact<n>), chosen at plan time for such runs.
 enum GemmConfig : int {
   kTile2_1x1, kTile4_1x1, kTile4_2x2, kTile8_2x1, kTile8_2x2, kTile16_2x2, kTile16_4x4,
-  kTile32_4x4, kTile32_2x2, kTile32_4x2,
+  kTile32_4x4, kTile32_2x2, kTile32_4x2, kTile64_4x4,
   kFlat4, kFlat16, kFlat64, kFlat256,
   kExact2, kExact4, kExact8, kExact16,
   kGemmConfigs
@@ -56,6 +56,24 @@ constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
 }
 // Any size, and the precisions without cuBLAS.
 constexpr int kFallbackConfig = kTile32_2x2;
+// Tiles of 64 hold 2 x 64 x 65 elements of shared memory: within the 48 KB of a static array
+// only up to 4-byte elements (r16, c16, r32).
+constexpr bool tile64_fits(DevPrec p) { return elem_bytes(p) <= 4; }
+// Half precision where cuBLAS does not take the run (c16 always; r16 on pointer lists of
+// sub-blocks, gemm_vendor_ok): 64-tiles instead of the 32-tiles of 2 x 2 wherever they cover
+// m x n with no more padding. A thread's 4 x 4 block loads 8 values from shared memory (each
+// widened to float) for 16 products, against 4 for 4. H200, 2026-11-29, kernel % of copy
+// bandwidth, 32-tiles -> 64-tiles: c16 strided n = 48 / 64 / 128 / 256 5.1 / 7.7 / 4.6 / 2.6 ->
+// 7.8 / 13.0 / 7.5 / 4.1, but 96 (a tile and a half) 5.8 -> 4.1 and 32 13.3 -> 3.1; r16 device
+// pointer arrays (cuBLAS's where not sub-blocks) 64 / 128 / 256 9.2 / 5.6 / 3.2 -> 16.3 / 9.7 / 5.4.
+constexpr bool half_precision(DevPrec p) { return p == DevPrec::r16 || p == DevPrec::c16; }
+constexpr int64_t padded_area(int m, int n, int tile) {
+  return int64_t((m + tile - 1) / tile) * tile * (int64_t((n + tile - 1) / tile) * tile);
+}
+constexpr int half_tiles(DevPrec p, int m, int n, int config) {
+  return half_precision(p) && config == kTile32_2x2 && padded_area(m, n, 64) <= padded_area(m, n, 32) ? kTile64_4x4
+                                                                                                        : config;
+}
 // Runs of fewer problems than this never go to cuBLAS: one call per run would cost more than
 // the kernels lose on it (one problem per group is the proposal's way of varying sizes).
 constexpr int64_t kVendorMinProblems = kVendorMinProblemsRun;
@@ -104,11 +122,12 @@ inline constexpr TuningEntry kGemmTuning[] = {
 // registers); a tuning build (-DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON) compiles every one.
 constexpr bool gemm_config_built(DevPrec p, int c) {
   if (c < 0 || c >= kGemmConfigs) return false;
+  if (c == kTile64_4x4 && !tile64_fits(p)) return false;
 #ifdef BB_GEMM_ALL_CONFIGS
-  (void)p;
   return true;
 #else
   if (c >= kFirstFlat || c == kFallbackConfig) return true;
+  if (c == kTile64_4x4 && half_precision(p)) return true;
   for (int f : kFlatFallback)
     if (c == f) return true;
   for (const TuningEntry &e : kGemmTuning)

@@ -60,6 +60,7 @@ struct Adapter<TriangularCall<T, R>> {
     d.used = d.needed ? (r.zero_alpha ? 2u : 3u) : 0u;  // alpha = 0: A is not read
     d.recursive = r.order() > cuda::kTriLeafMax;
     if constexpr (gpu_arithmetic<T>) {
+      d.recursive = r.order() > cuda::tri_leaf_max(device_precision<T>(), r.solve);
       d.config = cuda::tri_config(r.order());
       d.vendor_library = R == Routine::trsm && backend == Backend::vendor && cuda::trsm_vendor_ok(device_precision<T>(), r);
     }

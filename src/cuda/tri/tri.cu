@@ -30,8 +30,9 @@ int tri_launch_typed(Session &s, int config, const TriRun *table_host, const Tri
   if (s.status() || units == 0 || count == 0) return s.status();
   TriLaunch L;
   if (!make_launch(L, table_host, table_device, block_first, count, units)) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-  int st = -1;  // every leaf side is compiled: the lambda runs
-  with_register_side<2, kTriLeafMax>(tri_leaf_side(config), [&](auto side) {
+  int st = -1;
+  // Every leaf side up to the precision's largest is compiled; a larger config is never planned.
+  with_register_side<2, tri_compiled_leaf_max(int(sizeof(CT)))>(tri_leaf_side(config), [&](auto side) {
     constexpr int K = decltype(side)::value;
     constexpr int warps = tri_leaf_warps(K, int(sizeof(CT)));
     const int bytes = warps * tri_leaf_warp_elements(K) * int(sizeof(CT));
@@ -175,7 +176,7 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
     if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
     d = nullptr;  // the partial last block: leaves
   }
-  if (n <= (inner ? tri_recursion_leaf(p, r.solve) : kTriLeafMax)) {
+  if (n <= (inner ? tri_recursion_leaf(p, r.solve) : tri_leaf_max(p, r.solve))) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);

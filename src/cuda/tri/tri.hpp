@@ -3,7 +3,8 @@
 //
 // Everything is column-major (a row-major caller transposes the problem first:
 // src/common/column_major.hpp). Two paths (tri_tuning.hpp names the configurations):
-//   leaf       (triangle order <= 32)  tri/tri_leaf.cuh: one line of B per thread in registers
+//   leaf       (triangle order <= 32; 33 in r32, and r16 trsm: tri_leaf_max)  tri/tri_leaf.cuh:
+//              one line of B per thread in registers
 //              (a column for side Left, a row for Right), the triangle staged in shared memory,
 //              several problems per warp; B read and written once, A's triangle read once per
 //              32 lines of B.
@@ -45,7 +46,7 @@ struct TriRun {
 
 constexpr int kTriInlineRuns = 8;
 
-// The leaf configuration for a triangle of this order (<= kTriLeafMax), its units per run and
+// The leaf configuration for a triangle of this order (<= tri_leaf_max), its units per run and
 // per block.
 int tri_config(int order);
 int64_t tri_units(const TriRun &r, int config);

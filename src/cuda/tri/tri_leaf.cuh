@@ -1,12 +1,12 @@
-// trsm / trmm for a triangle of order <= K (K = 2..32): each lane holds one line of B in
-// registers (a column of B for side Left, a row for Right: X op(A) = alpha B is solved as
+// trsm / trmm for a triangle of order <= K (K = 2..32, and 64 for 4-byte compute types): each
+// lane holds one line of B in registers (a column of B for side Left, a row for Right: X op(A) = alpha B is solved as
 // op(A)^T X^T = alpha B^T), the team's triangle M (op(A), or op(A)^T for Right) packed by rows
 // in shared memory, read by every lane of the team at the same address (a broadcast). Side
 // Right reads and writes its rows straight from registers (consecutive lanes on consecutive
 // elements); side Left passes B's columns through shared memory so that global accesses run
 // along them. Only the referenced triangle is read (the diagonal only for non-unit A); with
 // alpha = 0, neither A nor B (BLAS). Teams of tri_team(K, lines) lanes, 32 / team per warp,
-// 1-4 warps per block (tri_leaf_warps), no block barrier.
+// 1-4 warps per block (tri_leaf_warps), no block barrier; at K = 64 a team of a warp.
 #pragma once
 #include "../run_table.cuh"
 #include "../scalar.cuh"
@@ -183,12 +183,12 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   // Where A's and B's passes go together (stage_pair), twice that. H200, r32 trsm kernel % of
   // bandwidth at n = 32 with batches of 8 / 16 / 32 words: 36.8 / 44.9 / 43.4 (one pass after
   // the other, before the branch-free targets).
-  constexpr int words = int(sizeof(CT) / 4), batch_words = K == 32 ? 16 / words : 32;
+  constexpr int words = int(sizeof(CT) / 4), batch_words = K >= 32 ? 16 / words : 32;
   constexpr int U = K < batch_words / words ? K : batch_words / words;
   extern __shared__ __align__(16) unsigned char tri_shared[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   CT *const area = reinterpret_cast<CT *>(tri_shared) + warp * tri_leaf_warp_elements(K);
-  CT *const xs = area + 32 / K * TEAM;  // side Left: element t of lane l's line at xs[t * XS + l]
+  CT *const xs = area + tri_leaf_teams(K) * TEAM;  // side Left: element t of lane l's line at xs[t * XS + l]
   for (int64_t u = int64_t(blockIdx.x) * WARPS + warp; u < L.total_units; u += int64_t(gridDim.x) * WARPS) {
     const TriRun &G = run_of<WARPS>(L, u);
     const int n = G.order(), lines = G.lines();
@@ -210,63 +210,76 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     const bool transposed = G.left ? G.trans != 0 : G.trans == 0, conjugated = G.trans == 2;
     const bool lower = G.lower != transposed;
     const int64_t lda = G.A.ld, ldb = G.B.ld;
-    // Staging lanes: row r = l % K of a K-row tile, columns c0, c0 + per, ... (consecutive lanes
-    // on consecutive stored rows: coalesced where columns are contiguous).
-    constexpr int K_log2 = K == 2 ? 1 : K == 4 ? 2 : K == 8 ? 3 : K == 16 ? 4 : 5;
-    static_assert(1 << K_log2 == K, "leaf sides are powers of two");
-    const int r = l & (K - 1), c0 = l >> K_log2, per_log2 = team_log2 - K_log2;
-    // A's referenced triangle (the diagonal only for non-unit A) into M: the lane's columns c of
-    // row r with c <= r - unit (lower) or r + unit <= c < n (upper), a range of its steps.
-    int a_begin = 0, a_end = 0;
-    if (compute && r < n) {
-      const int unit = G.unit_diag ? 1 : 0;
-      if (G.lower) {
-        a_end = steps_below(r - unit + 1, c0, per_log2);
-      } else {
-        a_begin = steps_below(r + unit, c0, per_log2);
-        a_end = steps_below(n, c0, per_log2);
+    // Staging lanes: row r = l % R of an R-row tile (R = min(K, 32)), columns c0, c0 + per, ...
+    // (consecutive lanes on consecutive stored rows: coalesced where columns are contiguous); at
+    // K = 64 a lane stages rows l and l + 32 of every column.
+    constexpr int R = K < 32 ? K : 32, ROWS = K / R;
+    constexpr int R_log2 = R == 2 ? 1 : R == 4 ? 2 : R == 8 ? 3 : R == 16 ? 4 : 5;
+    static_assert(1 << R_log2 == R && R * ROWS == K, "leaf sides are powers of two");
+    const int r0 = l & (R - 1), c0 = l >> R_log2, per_log2 = team_log2 - R_log2;
+    constexpr bool together = !kAsyncStaging<S> && tri_leaf_paired_staging(K, int(sizeof(CT)));
+    S *pb_first = nullptr;  // row r0's B, as staged: the line's reads and the output start there
+#pragma unroll
+    for (int h = 0; h < ROWS; ++h) {
+      const int r = r0 + h * R;
+      // A's referenced triangle (the diagonal only for non-unit A) into M: the lane's columns c
+      // of row r with c <= r - unit (lower) or r + unit <= c < n (upper), a range of its steps.
+      int a_begin = 0, a_end = 0;
+      if (compute && r < n) {
+        const int unit = G.unit_diag ? 1 : 0;
+        if (G.lower) {
+          a_end = steps_below(r - unit + 1, c0, per_log2);
+        } else {
+          a_begin = steps_below(r + unit, c0, per_log2);
+          a_end = steps_below(n, c0, per_log2);
+        }
+      }
+      // M's packed index of A(r, c), M(r, c) or M(c, r), is tri(c) * t_tri + c * t_c + t_0 with
+      // tri(c) = c (c + 1) / 2 (packed_at in each of the four cases): no branch per step.
+      const int t_tri = transposed ? (lower ? 1 : -1) : 0, t_c = transposed ? (lower ? 0 : K) : 1;
+      const int t_0 = transposed ? r : packed_at<K>(lower, r, 0);
+      auto a_target = [&](int s) {
+        const int c = c0 + (s << per_log2);
+        return m + ((c * (c + 1)) >> 1) * t_tri + c * t_c + t_0;
+      };
+      if (compute && !together)
+        stage<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated);
+      // Side Left: B's columns come through the lines' area (lanes along a column in global
+      // memory, a column per lane in registers); side Right reads rows straight into registers
+      // (consecutive lanes on consecutive rows).
+      S *const pb = G.left ? b + r + (first_line + c0) * ldb : b + first_line + l;
+      const int64_t b_step = G.left ? ldb << per_log2 : ldb;
+      if (h == 0) pb_first = pb;
+      const int xs_first = r * XS + q * W + c0;
+      const int b_end = G.left && r < n ? steps_below(count, c0, per_log2) : 0;  // side Left's staged steps
+      auto b_target = [&](int s) { return xs + xs_first + (s << per_log2); };
+      if constexpr (together) {
+        if (compute)
+          stage_pair<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated, b_end,
+                                  pb, b_step, b_target);
+      } else if (compute && G.left) {
+        stage<K, U, S, CT>(0, b_end, pb, b_step, b_target);
+      }
+      if constexpr (kAsyncStaging<S>) {
+        static_assert(ROWS == 1, "copies stage leaves of order <= 32");
+        wait_async_copies();
+        if (conjugated)  // A^H's conjugation on the lane's own copied elements
+#pragma unroll
+          for (int s = 0; s < K; ++s)
+            if (s >= a_begin && s < a_end) *a_target(s) = conj(*a_target(s));
       }
     }
-    // M's packed index of A(r, c), M(r, c) or M(c, r), is tri(c) * t_tri + c * t_c + t_0 with
-    // tri(c) = c (c + 1) / 2 (packed_at in each of the four cases): no branch per step.
-    const int t_tri = transposed ? (lower ? 1 : -1) : 0, t_c = transposed ? (lower ? 0 : K) : 1;
-    const int t_0 = transposed ? r : packed_at<K>(lower, r, 0);
-    auto a_target = [&](int s) {
-      const int c = c0 + (s << per_log2);
-      return m + ((c * (c + 1)) >> 1) * t_tri + c * t_c + t_0;
-    };
-    constexpr bool together = !kAsyncStaging<S> && tri_leaf_paired_staging(K, int(sizeof(CT)));
-    if (compute && !together)
-      stage<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated);
-    // Side Left: B's columns come through the lines' area (lanes along a column in global
-    // memory, a column per lane in registers); side Right reads rows straight into registers
-    // (consecutive lanes on consecutive rows).
-    S *const pb = G.left ? b + r + (first_line + c0) * ldb : b + first_line + l;
+    S *const pb = pb_first;
     const int64_t b_step = G.left ? ldb << per_log2 : ldb;
-    const int xs_first = r * XS + q * W + c0;
-    const int b_end = G.left && r < n ? steps_below(count, c0, per_log2) : 0;  // side Left's staged steps
-    auto b_target = [&](int s) { return xs + xs_first + (s << per_log2); };
-    if constexpr (together) {
-      if (compute)
-        stage_pair<K, U, S, CT>(a_begin, a_end, a + r + c0 * lda, lda << per_log2, a_target, conjugated, b_end, pb,
-                                b_step, b_target);
-    } else if (compute && G.left) {
-      stage<K, U, S, CT>(0, b_end, pb, b_step, b_target);
-    }
-    if constexpr (kAsyncStaging<S>) {
-      wait_async_copies();
-      if (conjugated)  // A^H's conjugation on the lane's own copied elements
-#pragma unroll
-        for (int s = 0; s < K; ++s)
-          if (s >= a_begin && s < a_end) *a_target(s) = conj(*a_target(s));
-    }
     __syncwarp();
     // trsm: the reciprocals of M's diagonal, a lane per row, where they stay finite (a subnormal
     // diagonal's would overflow: 0 marks a row that divides; 1 / Inf = 0 divides too).
-    if (compute && G.solve && !G.unit_diag && l < n) {
-      const CT d = m[packed_at<K>(lower, l, l)];
-      m[reciprocal_at<K>(l)] = abs1(d) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), d) : from_real<CT>(0);
-    }
+#pragma unroll
+    for (int h = 0; h < ROWS; ++h)  // rows l (and l + 32 at K = 64)
+      if (const int i = l + h * R; compute && G.solve && !G.unit_diag && i < n) {
+        const CT d = m[packed_at<K>(lower, i, i)];
+        m[reciprocal_at<K>(i)] = abs1(d) >= smallest_normal<real_t<CT>>() ? divide(from_real<CT>(1), d) : from_real<CT>(0);
+      }
     __syncwarp();
     if (l < count) {
       const CT alpha = scalar_from<CT>(G.alpha);
@@ -300,11 +313,16 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
     }
     __syncwarp();
     if (count && G.left) {
-      S *out = pb;
-      keep_in_one_register(out);
 #pragma unroll
-      for (int s = 0; s < K; ++s, out += b_step)
-        if (s < b_end) *out = narrow<S>(xs[xs_first + (s << per_log2)]);
+      for (int h = 0; h < ROWS; ++h) {
+        const int r = r0 + h * R, xs_first = r * XS + q * W + c0;
+        const int b_end = r < n ? steps_below(count, c0, per_log2) : 0;
+        S *out = pb + h * R;
+        keep_in_one_register(out);
+#pragma unroll
+        for (int s = 0; s < K; ++s, out += b_step)
+          if (s < b_end) *out = narrow<S>(xs[xs_first + (s << per_log2)]);
+      }
     }
     if (b && first_line == 0 && l == 0 && G.info) G.info[p] = 0;
     __syncwarp();  // the next unit overwrites the shared areas

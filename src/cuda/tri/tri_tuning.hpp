@@ -1,7 +1,5 @@
-// Device trsm/trmm tuning: the named leaf configurations and the one crossover of the
-// triangular routines (leaf up to kTriLeafMax, recursion above, diagonal blocks for one large
-// triangle; no measured crossover between leaf and recursion for batched orders 33..256 yet:
-// the leaf stops at 32).
+// Device trsm/trmm tuning: the named leaf configurations and the crossovers of the triangular
+// routines (leaf up to tri_leaf_max, recursion above, diagonal blocks for one large triangle).
 #pragma once
 #include "tri.hpp"
 
@@ -10,10 +8,37 @@
 
 namespace bb::cuda {
 
-// kTriLeaf<K>: triangle order <= K (K = 2..32), one line of B per lane, a team of
+// kTriLeaf<K>: triangle order <= K (K = 2..64), one line of B per lane, a team of
 // max(K, lines) lanes (power of two, at most a warp) per problem and chunk of lines.
-enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, kTriConfigs };
-constexpr int kTriLeafMax = 32;
+enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, kTriLeaf64, kTriConfigs };
+constexpr int kTriLeafMax = 32;  // every precision's leaves
+// The leaf of order 64 (kTriLeaf64) is compiled where a line of 64 takes the registers of r64's
+// line of 32: 4-byte compute types (r32, and r16, which computes in float).
+constexpr int kTriWideLeaf = 64;
+BB_HOST_DEVICE constexpr int tri_compiled_leaf_max(int compute_bytes) {
+  return compute_bytes == 4 ? kTriWideLeaf : kTriLeafMax;
+}
+constexpr bool tri_wide_leaf_built(DevPrec p) { return p == DevPrec::r32 || p == DevPrec::r16; }
+// Batched orders 33..64: the fused leaf of order 64, or the recursion (two leaves and a gemm:
+// three launches, B's halves read twice, half the flops in a gemm). The leaf loses from order
+// 40: each of its multiply-adds needs its own shared-memory load (a line per lane), issue-bound
+// where the recursion's gemm blocks its products in registers. It wins at 33, where the
+// recursion splits off a triangle of one row. H200, 2026-11-29, strided, ms, recursion / leaf of
+// 64, two runs within 2 %: r32 trsm 33 3.01 / 2.17, 40 1.14 / 1.57, 48 0.92 / 1.22, 64 0.69 / 1.27;
+// r32 trmm 33 2.93 / 2.25, 64 0.66 / 0.95; r16 trsm 33 6.03 / 4.97, 64 1.23 / 2.40; r16 trmm 33
+// 5.79 / 6.78. As the recursion's leaf (splits at multiples of 64) it lost at 96..256 (r32 trsm
+// 256 1.46 / 1.98). The largest order a leaf takes (recursion above) is this crossover;
+// BLAS_BATCHED_TRI_LEAF_MAX=32 or 64 (read once) forces one for every precision with the leaf.
+constexpr int kTriWideLeafUpTo = 33;
+inline int tri_leaf_max(DevPrec p, bool solve) {
+  static const int forced = [] {
+    const int v = tuning_env("BLAS_BATCHED_TRI_LEAF_MAX");
+    return v == kTriLeafMax || v == kTriWideLeaf ? v : 0;
+  }();
+  if (!tri_wide_leaf_built(p)) return kTriLeafMax;
+  if (forced) return forced;
+  return p == DevPrec::r32 || solve ? kTriWideLeafUpTo : kTriLeafMax;
+}
 // Within the recursion (the halves of a triangle of order > kTriLeafMax), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and
 // a gemm per level for a leaf with fewer registers (c64 at K = 32: 218 registers, its fully
@@ -22,17 +47,19 @@ constexpr int kTriLeafMax = 32;
 // c64 trsm, leaves of 16: 1.61/1.90/1.47/1.61/1.43, of 32: 1.31/1.34/1.28/1.29/1.25, of 8:
 // 1.11/1.40/1.12/1.32/1.21. Leaves of 16 lose for c64 trmm (0.73/0.97/1.05 ms against
 // 0.68/0.83/0.98 at 64/96/128), c32 (trsm 1.39..1.84x against 1.58..2.09x) and r64, r32 (trsm
-// 1.69..2.07x against 2.09..2.92x). BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16 or 32 (read once)
-// forces one order for every routine and precision.
+// 1.69..2.07x against 2.09..2.92x). BLAS_BATCHED_TRI_RECURSION_LEAF=8, 16, 32 or 64 (64: r32 and r16;
+// read once) forces one order for every routine and precision.
 constexpr int kTriRecursionLeaf = kTriLeafMax;
 constexpr int kTriRecursionLeafC64Solve = 16;
 constexpr int tri_leaf_side(int config) { return 2 << config; }
 // A team's triangle in shared memory, packed by rows (K (K + 1) / 2 elements), then the K
 // reciprocals of its diagonal.
 BB_HOST_DEVICE constexpr int tri_leaf_team_elements(int K) { return K * (K + 1) / 2 + K; }
+// Teams a warp holds: 32 / K, one from K = 32 on.
+BB_HOST_DEVICE constexpr int tri_leaf_teams(int K) { return K < 32 ? 32 / K : 1; }
 // Shared memory of a leaf kernel per warp, in compute-type elements: the teams' triangles
-// (32 / K teams at most) and the warp's lines (K x 33; side Left passes B through them).
-BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return 32 / K * tri_leaf_team_elements(K) + K * 33; }
+// and the warp's lines (K x 33; side Left passes B through them).
+BB_HOST_DEVICE constexpr int tri_leaf_warp_elements(int K) { return tri_leaf_teams(K) * tri_leaf_team_elements(K) + K * 33; }
 // Warps per block of a leaf kernel: at most 4, and blocks of at most 32 KB of shared memory,
 // so that the SM's shared memory splits finely (c64 at K = 32: 26 KB a warp, blocks of one;
 // r64 at K = 32: 13 KB a warp, blocks of two, as many as its registers allow).
@@ -58,8 +85,9 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   // Staging through registers: 12 warps (r32 lost 7-10 points at n = 16, 32 under the budget),
   // 16 at K = 32 (128 registers: at 12 warps the leaf took all 168 it was allowed, r32 n = 32
   // 45 -> 40 % and r16 16 -> 11 % of bandwidth, H200, 2026-11-28).
+  // At K = 64 (17 KB of shared memory a warp, 13 warps an SM at most): 12 warps, up to 170 registers.
   if (register_staging)
-    return tri_leaf_warps(K, compute_bytes) == 1 ? 8 : (K == 32 ? 16 : 12) / tri_leaf_warps(K, compute_bytes);
+    return K == 64 ? 12 : tri_leaf_warps(K, compute_bytes) == 1 ? 8 : (K == 32 ? 16 : 12) / tri_leaf_warps(K, compute_bytes);
   const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
   const int blocks = warps / tri_leaf_warps(K, compute_bytes);
   return blocks < 1 ? 1 : blocks > 32 ? 32 : blocks;  // an SM holds at most 32 blocks
@@ -84,9 +112,9 @@ BB_HOST_DEVICE constexpr int tri_leaf_solve_chains(int K, int compute_bytes) {
 inline int tri_recursion_leaf(DevPrec p, bool solve) {
   static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_RECURSION_LEAF");
-    return v == 8 || v == 16 || v == 32 ? v : 0;
+    return v == 8 || v == 16 || v == 32 || v == kTriWideLeaf ? v : 0;
   }();
-  if (forced) return forced;
+  if (forced) return forced == kTriWideLeaf && !tri_wide_leaf_built(p) ? kTriLeafMax : forced;
   return p == DevPrec::c64 && solve ? kTriRecursionLeafC64Solve : kTriRecursionLeaf;
 }
 // One large triangle (few problems, many lines): the recursion stops at op(A)'s diagonal blocks
@@ -139,7 +167,7 @@ inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
 // Lanes per team of a leaf kernel: a line each, at least K (the warp's triangles fit), at most
 // a warp; a problem with more lines takes several teams (chunks of lines).
 BB_HOST_DEVICE constexpr int tri_team(int K, int lines) {
-  int w = K;
+  int w = K < 32 ? K : 32;
   while (w < lines && w < 32) w *= 2;
   return w;
 }

@@ -11,7 +11,8 @@
 //    B read); info starts poisoned (-12345), so an entry left unwritten shows.
 // Sizes: orders 1..32 (the leaf kernels) in every option combination (a rotating sample of them
 // per combination, every one of them in a few), rectangular shapes, lines of B beyond a warp,
-// and orders 33..300 (the recursion: splits at multiples of 32, sizes that are not) in every
+// and orders 33..300 (the recursion, and r32's and r16 trsm's leaf of order 64 at 33: splits at
+// multiples of 32, sizes that are not) in every
 // combination at a few sizes; a single problem of order 1000 (deep recursion, the gemm core's
 // large tiles); NULL problems, device pointer arrays, device info, the strided entry point with
 // more than 65535 problems and a shared A (stride 0).

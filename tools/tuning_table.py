@@ -19,8 +19,8 @@ for (prec, n), t in times.items():
     best[prec][n] = choice
 # GemmConfig in src/cuda/gemm/gemm_tuning.hpp, in index order (the sweep sets configurations by index).
 config_names = ["kTile2_1x1", "kTile4_1x1", "kTile4_2x2", "kTile8_2x1", "kTile8_2x2", "kTile16_2x2",
-                "kTile16_4x4", "kTile32_4x4", "kTile32_2x2", "kTile32_4x2", "kFlat4", "kFlat16",
-                "kFlat64", "kFlat256"]
+                "kTile16_4x4", "kTile32_4x4", "kTile32_2x2", "kTile32_4x2", "kTile64_4x4", "kFlat4",
+                "kFlat16", "kFlat64", "kFlat256"]
 def name(c):
     return "kConfigVendor" if c < 0 else config_names[c]
 print("// Kernel configuration per precision and order (max of m, n, k) for device gemm:")

@@ -63,8 +63,9 @@ constexpr bool tile64_fits(DevPrec p) { return elem_bytes(p) <= 4; }
 // sub-blocks, gemm_vendor_ok): 64-tiles instead of the 32-tiles of 2 x 2 wherever they cover
 // m x n with no more padding. A thread's 4 x 4 block loads 8 values from shared memory (each
 // widened to float) for 16 products, against 4 for 4. H200, 2026-11-29, kernel % of copy
-// bandwidth, 32-tiles -> 64-tiles: c16 strided n = 48 / 64 / 128 / 256 5.1 / 7.7 / 4.6 / 2.6 ->
-// 7.8 / 13.0 / 7.5 / 4.1, but 96 (a tile and a half) 5.8 -> 4.1 and 32 13.3 -> 3.1; r16 device
+// bandwidth, both forced, 32-tiles -> 64-tiles: c16 strided n = 48 / 64 / 128 / 256 5.1 / 7.7 /
+// 4.6 / 2.6 -> 7.8 / 13.0 / 7.5 / 4.1 (48 keeps the table's flat entry, whose fallback is the
+// 16-tiles: not compared), but 96 (a tile and a half) 5.8 -> 4.1 and 32 13.3 -> 3.1; r16 device
 // pointer arrays (cuBLAS's where not sub-blocks) 64 / 128 / 256 9.2 / 5.6 / 3.2 -> 16.3 / 9.7 / 5.4.
 constexpr bool half_precision(DevPrec p) { return p == DevPrec::r16 || p == DevPrec::c16; }
 constexpr int64_t padded_area(int m, int n, int tile) {
@@ -117,9 +118,10 @@ inline constexpr TuningEntry kGemmTuning[] = {
 };
 
 // Whether precision p compiles configuration c: the ones its tuning table names, the flat
-// family with its fallbacks, and the general fallback. Instantiating every shape for every
-// precision would triple the build and compile shapes nobody runs (some of which spill
-// registers); a tuning build (-DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON) compiles every one.
+// family with its fallbacks, the general fallback, and the 64-tiles in r16 and c16 (half_tiles).
+// Instantiating every shape for every precision would triple the build and compile shapes
+// nobody runs (some of which spill registers); a tuning build (-DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON)
+// compiles every one that fits (the 64-tiles up to 4-byte elements).
 constexpr bool gemm_config_built(DevPrec p, int c) {
   if (c < 0 || c >= kGemmConfigs) return false;
   if (c == kTile64_4x4 && !tile64_fits(p)) return false;

@@ -179,7 +179,8 @@ __global__ void __launch_bounds__(32 * tri_leaf_warps(K, int(sizeof(typename dev
   constexpr int WARPS = tri_leaf_warps(K, int(sizeof(CT))), TEAM = tri_leaf_team_elements(K);
   constexpr int XS = 33;  // row stride of the lines' area
   // Staging batches (register staging: r32, r16, c16): 32 words of loads in flight per lane and
-  // pass; 16 at K = 32 (8 for c16), whose leaf is held to 128 registers (tri_leaf_min_blocks).
+  // pass; 16 from K = 32 (8 for c16), whose leaf is held to 128 registers (170 at K = 64:
+  // tri_leaf_min_blocks).
   // Where A's and B's passes go together (stage_pair), twice that. H200, r32 trsm kernel % of
   // bandwidth at n = 32 with batches of 8 / 16 / 32 words: 36.8 / 44.9 / 43.4 (one pass after
   // the other, before the branch-free targets).

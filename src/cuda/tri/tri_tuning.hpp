@@ -9,7 +9,7 @@
 namespace bb::cuda {
 
 // kTriLeaf<K>: triangle order <= K (K = 2..64), one line of B per lane, a team of
-// max(K, lines) lanes (power of two, at most a warp) per problem and chunk of lines.
+// max(K, lines) lanes (power of two, at most a warp: tri_team) per problem and chunk of lines.
 enum TriConfig : int { kTriLeaf2, kTriLeaf4, kTriLeaf8, kTriLeaf16, kTriLeaf32, kTriLeaf64, kTriConfigs };
 constexpr int kTriLeafMax = 32;  // every precision's leaves
 // The leaf of order 64 (kTriLeaf64) is compiled where a line of 64 takes the registers of r64's
@@ -39,7 +39,7 @@ inline int tri_leaf_max(DevPrec p, bool solve) {
   if (forced) return forced;
   return p == DevPrec::r32 || solve ? kTriWideLeafUpTo : kTriLeafMax;
 }
-// Within the recursion (the halves of a triangle of order > kTriLeafMax), triangles of at most
+// Within the recursion (the halves of a triangle of order > tri_leaf_max), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and
 // a gemm per level for a leaf with fewer registers (c64 at K = 32: 218 registers, its fully
 // unrolled solve larger than the instruction cache). Measured (H200, 2026-11-28, `gpu-check.sh
@@ -85,7 +85,8 @@ BB_HOST_DEVICE constexpr int tri_leaf_min_blocks(int K, int compute_bytes, bool 
   // Staging through registers: 12 warps (r32 lost 7-10 points at n = 16, 32 under the budget),
   // 16 at K = 32 (128 registers: at 12 warps the leaf took all 168 it was allowed, r32 n = 32
   // 45 -> 40 % and r16 16 -> 11 % of bandwidth, H200, 2026-11-28).
-  // At K = 64 (17 KB of shared memory a warp, 13 warps an SM at most): 12 warps, up to 170 registers.
+  // At K = 64 (17 KB of shared memory a warp and 1 KB a block reserved: 12 warps an SM at
+  // most): 12, up to 170 registers.
   if (register_staging)
     return K == 64 ? 12 : tri_leaf_warps(K, compute_bytes) == 1 ? 8 : (K == 32 ? 16 : 12) / tri_leaf_warps(K, compute_bytes);
   const int warps = 65536 / (tri_leaf_register_budget(K, compute_bytes) * 32) / 4 * 4;
@@ -164,8 +165,8 @@ inline bool tri_by_diagonal_blocks(DevPrec p, const TriRun &r) {
   return !half && !r.A.array && !r.B.array && r.problems <= kTriInverseMaxProblems &&
          r.order() >= 2 * tri_inverse_block(r.order()) && r.lines() >= kTriInverseMinLines;
 }
-// Lanes per team of a leaf kernel: a line each, at least K (the warp's triangles fit), at most
-// a warp; a problem with more lines takes several teams (chunks of lines).
+// Lanes per team of a leaf kernel: a line each, at least min(K, 32) (the warp's triangles fit),
+// at most a warp; a problem with more lines takes several teams (chunks of lines).
 BB_HOST_DEVICE constexpr int tri_team(int K, int lines) {
   int w = K < 32 ? K : 32;
   while (w < lines && w < 32) w *= 2;

@@ -1,6 +1,7 @@
 // trsm and trmm on the GPU: how a group becomes runs of the device core (cuda/tri). Triangles
-// of order <= tri_leaf_max (32; 33 in r32 and r16 trsm) go to the leaf kernels in the driver's launches; larger ones (and alpha = 0
-// above that order) to the core's recursion, one run at a time from the host (the driver's
+// of order <= tri_leaf_max (32; 33 in r32 and r16 trsm, 29 in c64 trsm) go to the leaf kernels
+// in the driver's launches; larger ones (and alpha = 0 above that order) to the core's
+// recursion, one run at a time from the host (the driver's
 // "adapter-driven" runs, planned as kRunVendor), which launches leaves and the gemm core on
 // sub-blocks of the same operands: no upload, no workspace (one large triangle: a workspace of
 // its diagonal blocks, cuda/tri/tri.hpp).

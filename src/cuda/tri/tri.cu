@@ -183,9 +183,10 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
     return tri_launch(s, p, config, &leaf, nullptr, nullptr, 1, tri_units(leaf, config));
   }
   int split = d ? d->nb : tri_recursion_leaf(p, r.solve);  // by blocks: halves of whole blocks
-  // A triangle just above the leaves' limit with the recursion's leaves forced to 64 (order
-  // 34..64 in r32) would put all of it in the first half: split it at 32.
-  if (!d && ((n / 2 + split - 1) / split) * split >= n) split = kTriLeafMax;
+  // A triangle not much above the leaves' limit (order 34..64 in r32 with the recursion's
+  // leaves forced to 64, 17..32 with the leaves' limit at 16) would be all first half: a finer
+  // split.
+  while (!d && split > 1 && ((n / 2 + split - 1) / split) * split >= n) split /= 2;
   const int n1 = ((n / 2 + split - 1) / split) * split;
   const int start[2] = {0, n1}, size[2] = {n1, n - n1};
   const bool m_lower = r.lower != (r.trans != 0);  // op(A) lower

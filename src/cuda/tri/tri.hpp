@@ -3,7 +3,8 @@
 //
 // Everything is column-major (a row-major caller transposes the problem first:
 // src/common/column_major.hpp). Two paths (tri_tuning.hpp names the configurations):
-//   leaf       (triangle order <= 32; 33 in r32, and r16 trsm: tri_leaf_max)  tri/tri_leaf.cuh:
+//   leaf       (triangle order <= 32; 33 in r32 and r16 trsm, 29 in c64 trsm: tri_leaf_max)
+//              tri/tri_leaf.cuh:
 //              one line of B per thread in registers
 //              (a column for side Left, a row for Right), the triangle staged in shared memory,
 //              several problems per warp; B read and written once, A's triangle read once per

@@ -28,15 +28,23 @@ constexpr bool tri_wide_leaf_built(DevPrec p) { return p == DevPrec::r32 || p ==
 // r32 trmm 33 2.93 / 2.25, 64 0.66 / 0.95; r16 trsm 33 6.03 / 4.97, 64 1.23 / 2.40; r16 trmm 33
 // 5.79 / 6.78. As the recursion's leaf (splits at multiples of 64) it lost at 96..256 (r32 trsm
 // 256 1.46 / 1.98). The largest order a leaf takes (recursion above) is this crossover;
-// BLAS_BATCHED_TRI_LEAF_MAX=32 or 64 (read once) forces one for every precision with the leaf.
+// BLAS_BATCHED_TRI_LEAF_MAX=16, 32 or 64 (read once) forces it for every precision (64 where
+// the leaf of 64 is compiled, 32 elsewhere).
 constexpr int kTriWideLeafUpTo = 33;
+// c64 trsm of order 30..32: the recursion with its leaves of 16 (tri_recursion_leaf) beats the
+// leaf of 32 (205 registers). H200, 2026-11-29, strided, GFLOP/s, leaf / recursion, two runs:
+// 24 3913 / 3602, 26 4128 / 3772, 28 4604 / 4355, 30 4566 / 4683, 32 3914 / 5726 (the group
+// API alike: 32 3723 / 5388); c64 trmm 32 6527 / 5911, c32 trsm 32 11555 / 8771, r64 32 3758 /
+// 2519: only c64's solve gains (tri-leaf-max16-ab-NVIDIA-H200-s29.txt).
+constexpr int kTriC64SolveLeafUpTo = 29;
 inline int tri_leaf_max(DevPrec p, bool solve) {
   static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_LEAF_MAX");
-    return v == kTriLeafMax || v == kTriWideLeaf ? v : 0;
+    return v == 16 || v == kTriLeafMax || v == kTriWideLeaf ? v : 0;
   }();
+  if (forced) return forced == kTriWideLeaf && !tri_wide_leaf_built(p) ? kTriLeafMax : forced;
+  if (p == DevPrec::c64 && solve) return kTriC64SolveLeafUpTo;
   if (!tri_wide_leaf_built(p)) return kTriLeafMax;
-  if (forced) return forced;
   return p == DevPrec::r32 || solve ? kTriWideLeafUpTo : kTriLeafMax;
 }
 // Within the recursion (the halves of a triangle of order > tri_leaf_max), triangles of at most

@@ -15,7 +15,7 @@
 # corevendor: the gemm core's rule for cuBLAS on potrf, getrf and trsm at few large problems,
 # largeab: getrf and potrf above 512 against the vendor (LARGEBATCH), solverab: getrf above 512, cuSOLVER per
 # problem against the blocked algorithm; trilarge: one large triangle's block order and block
-# product, TRIBLOCKS, TRILARGE; trileaf: the recursion's leaf order, TRILEAVES). A kernel against its previous version on the same card:
+# product, TRIBLOCKS, TRILARGE; trileaf: the recursion's leaf order, TRILEAVES; trileafmax: the largest leaf, TRILEAFMAX). A kernel against its previous version on the same card:
 # tools/ab_source.sh after a build here. From the device tool:
 #   bash tools/gpu-check.sh            (add `source .devdeps/device-env.sh;` first if the
 #                                       machine lacks OpenBLAS/LAPACK/GTest; see shared/tools)
@@ -404,6 +404,23 @@ if has trileaf; then
   grep -E "^[0-9]+ [0-9]+ (trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/trileaf-$gpu.log" |
     awk '{print $1, $2, $3, $4, $5, $6, $7, $9, $10, $16, $19}'
   grep -E "check failed|skipped|blas_batched_bench:" "$out/trileaf-$gpu.log" | grep -v "no batched trmm" | head -20
+fi
+if has trileafmax; then
+  # The largest leaf (BLAS_BATCHED_TRI_LEAF_MAX, tri_leaf_max in tri_tuning.hpp: the crossover
+  # between the fused leaf and the recursion): TRILEAFMAX in turn (0: the default), twice
+  # (A B A B), batched trsm and trmm, strided. Printed: rep, limit, routine, prec, backend, n,
+  # GFLOP/s, error.
+  bench=$build/bench/blas_batched_bench
+  for rep in 1 2; do
+    for lm in ${TRILEAFMAX:-0 64}; do
+      BLAS_BATCHED_TRI_LEAF_MAX=$lm "$bench" --routine trsm,trmm --prec ${TRIPREC:-r32,r16} \
+        --sizes ${TRISIZES:-33,40,48,56,64} --device gpu --check --backend native-strided --gb 0.5 \
+        --csv "$out/trileafmax-$lm-$rep-$gpu.csv" 2>&1 | sed "s/^/$rep $lm /" || rc=1
+    done
+  done > "$out/trileafmax-$gpu.log" 2>&1
+  grep -E "^[0-9]+ [0-9]+ (trsm|trmm) +[a-z0-9]+ +[a-z-]+ +[0-9]" "$out/trileafmax-$gpu.log" |
+    awk '{print $1, $2, $3, $4, $5, $6, $11, $19}'
+  grep -E "check failed|blas_batched_bench:" "$out/trileafmax-$gpu.log" | head -20
 fi
 if has trilarge; then
   # One large triangle by diagonal blocks under its switches (tri_tuning.hpp): block orders

@@ -1,10 +1,10 @@
 // trsm and trmm on the GPU: how a group becomes runs of the device core (cuda/tri). Triangles
-// of order <= tri_leaf_max (32; 33 in r32 and r16 trsm, 29 in c64 trsm) go to the leaf kernels
-// in the driver's launches; larger ones (and alpha = 0 above that order) to the core's
-// recursion, one run at a time from the host (the driver's
-// "adapter-driven" runs, planned as kRunVendor), which launches leaves and the gemm core on
-// sub-blocks of the same operands: no upload, no workspace (one large triangle: a workspace of
-// its diagonal blocks, cuda/tri/tri.hpp).
+// of order <= 32 (33 in r32 and r16 trsm) go to the leaf kernels in the driver's launches,
+// except c64 trsm of order 30..32 in groups of 4096 problems or more (tri_group_recursive);
+// larger ones (and alpha = 0 above that order) to the core's recursion, one run at a time from
+// the host (the driver's "adapter-driven" runs, planned as kRunVendor), which launches leaves
+// and the gemm core on sub-blocks of the same operands: no upload, no workspace (one large
+// triangle: a workspace of its diagonal blocks, cuda/tri/tri.hpp).
 #pragma once
 #include "../common/column_major.hpp"
 #include "../cuda/tri/tri_tuning.hpp"
@@ -43,7 +43,7 @@ struct Adapter<TriangularCall<T, R>> {
 
   // The vendor backend runs trsm on cuBLAS's trsmBatched where it applies (cuda/vendor); trmm,
   // which cuBLAS has no batched routine for, on the library's kernels (SPEC.md section 7).
-  static Group describe(const Call &c, int g, int64_t, Backend backend) {
+  static Group describe(const Call &c, int g, int64_t count, Backend backend) {
     Group d;
     const TriangularColumnMajor cm = column_major_triangular(c.layout, c.side[g], c.uplo[g], c.m[g], c.n[g]);
     Run &r = d.run;
@@ -61,7 +61,7 @@ struct Adapter<TriangularCall<T, R>> {
     d.used = d.needed ? (r.zero_alpha ? 2u : 3u) : 0u;  // alpha = 0: A is not read
     d.recursive = r.order() > cuda::kTriLeafMax;
     if constexpr (gpu_arithmetic<T>) {
-      d.recursive = r.order() > cuda::tri_leaf_max(device_precision<T>(), r.solve);
+      d.recursive = cuda::tri_group_recursive(device_precision<T>(), r, count);
       d.config = cuda::tri_config(r.order());
       d.vendor_library = R == Routine::trsm && backend == Backend::vendor && cuda::trsm_vendor_ok(device_precision<T>(), r);
     }

@@ -176,7 +176,7 @@ int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const D
     if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
     d = nullptr;  // the partial last block: leaves
   }
-  if (n <= (inner ? tri_recursion_leaf(p, r.solve) : tri_leaf_max(p, r.solve))) {
+  if (inner ? n <= tri_recursion_leaf(p, r.solve) : !tri_group_recursive(p, r, r.problems)) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);

@@ -37,15 +37,29 @@ constexpr int kTriWideLeafUpTo = 33;
 // API alike: 32 3723 / 5388); c64 trmm 32 6527 / 5911, c32 trsm 32 11555 / 8771, r64 32 3758 /
 // 2519: only c64's solve gains (tri-leaf-max16-ab-NVIDIA-H200-s29.txt).
 constexpr int kTriC64SolveLeafUpTo = 29;
-inline int tri_leaf_max(DevPrec p, bool solve) {
+inline int tri_leaf_max_forced() {
   static const int forced = [] {
     const int v = tuning_env("BLAS_BATCHED_TRI_LEAF_MAX");
     return v == 16 || v == kTriLeafMax || v == kTriWideLeaf ? v : 0;
   }();
+  return forced;
+}
+inline int tri_leaf_max(DevPrec p, bool solve) {
+  const int forced = tri_leaf_max_forced();
   if (forced) return forced == kTriWideLeaf && !tri_wide_leaf_built(p) ? kTriLeafMax : forced;
   if (p == DevPrec::c64 && solve) return kTriC64SolveLeafUpTo;
   if (!tri_wide_leaf_built(p)) return kTriLeafMax;
   return p == DevPrec::r32 || solve ? kTriWideLeafUpTo : kTriLeafMax;
+}
+// A group whose triangles a leaf can take (order <= kTriLeafMax; c64 trsm at 30..32) goes to the
+// recursion only with this many problems: the recursion is queued from the host group by group
+// (a leaf, a gemm and a leaf: some 20 us of host time), where the leaves of many small groups
+// share launches; c64 trsm at 32 saves about 11 ns a problem with it. An estimate from those
+// two figures, not measured. BLAS_BATCHED_TRI_LEAF_MAX (tuning) applies to every group.
+constexpr int64_t kTriSmallRecursionMinProblems = 4096;
+inline bool tri_group_recursive(DevPrec p, const TriRun &r, int64_t problems) {
+  if (r.order() <= tri_leaf_max(p, r.solve)) return false;
+  return r.order() > kTriLeafMax || problems >= kTriSmallRecursionMinProblems || tri_leaf_max_forced();
 }
 // Within the recursion (the halves of a triangle of order > tri_leaf_max), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and

@@ -109,7 +109,7 @@ int tri_units_per_block(DevPrec, int) { return 1; }
 int tri_launch(Session &s, DevPrec, int, const TriRun *, const TriRun *, const int32_t *, int, int64_t) {
   return s.status();
 }
-int tri_recursive(Session &s, DevPrec, const TriRun &, bool) { return s.status(); }
+int tri_recursive(Session &s, DevPrec, const TriRun &, bool, bool) { return s.status(); }
 bool factor_vendor_ok(VendorFactor, DevPrec, const FactorRun &) { return false; }
 bool trsm_vendor_ok(DevPrec, const TriRun &) { return false; }
 int factor_vendor(Session &s, DevPrec, VendorFactor, const FactorRun &) { return s.status(); }

@@ -1,5 +1,5 @@
 // trsm and trmm on the GPU: how a group becomes runs of the device core (cuda/tri). Triangles
-// of order <= 32 (33 in r32 and r16 trsm) go to the leaf kernels in the driver's launches,
+// of order <= 32 (33 in r32, and r16 trsm) go to the leaf kernels in the driver's launches,
 // except c64 trsm of order 30..32 in groups of 4096 problems or more (tri_group_recursive);
 // larger ones (and alpha = 0 above that order) to the core's recursion, one run at a time from
 // the host (the driver's "adapter-driven" runs, planned as kRunVendor), which launches leaves
@@ -113,7 +113,7 @@ struct Adapter<TriangularCall<T, R>> {
   static int vendor(cuda::Session &s, const Run &r) {
     if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
     else if (r.vendor_library) return cuda::trsm_vendor(s, device_precision<T>(), r);
-    else return cuda::tri_recursive(s, device_precision<T>(), r, false);
+    else return cuda::tri_recursive(s, device_precision<T>(), r, false, true);  // describe's choice
   }
 
   // r128/c128 and the reference backend: each problem's A (its whole extent) and B come to host

@@ -52,7 +52,7 @@ struct DiagonalBlocks {
 };
 
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d = nullptr,
-            int at = 0, bool inner = false);
+            int at = 0, bool inner = false, bool split_top = false);
 
 // block_leaf by cuBLAS's trmm, in place on B's block: the block's triangle (op(A)'s, lower
 // where op(A) is) as stored, its diagonal read (a unit one is stored as ones).
@@ -167,16 +167,17 @@ int by_diagonal_blocks(Session &s, DevPrec p, const TriRun &r, bool vendor_backe
 // (it still needs the untouched B_f), then B_o += alpha coupling x B_f, then B_f.
 // With d (one large triangle), the splits fall on d's block boundaries and a full block ends
 // in block_leaf; at: the run's triangle's first row in the whole triangle. inner: a half of a
-// larger triangle, whose leaves stop at tri_recursion_leaf(p, r.solve).
+// larger triangle, whose leaves stop at tri_recursion_leaf(p, r.solve). split_top: the whole
+// triangle splits even where a leaf could take it (tri_group_recursive).
 int recurse(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, const DiagonalBlocks *d, int at,
-            bool inner) {
+            bool inner, bool split_top) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int n = r.order(), elem = elem_bytes(p);
   if (d && n <= d->nb) {
     if (n == d->nb && at / d->nb < d->full) return block_leaf(s, p, r, *d, at / d->nb, vendor_backend);
     d = nullptr;  // the partial last block: leaves
   }
-  if (inner ? n <= tri_recursion_leaf(p, r.solve) : !tri_group_recursive(p, r, r.problems)) {
+  if (inner ? n <= tri_recursion_leaf(p, r.solve) : !split_top && n <= tri_leaf_max(p, r.solve)) {
     TriRun leaf = r;
     leaf.unit_begin = 0;
     const int config = tri_config(n);
@@ -247,7 +248,7 @@ int tri_launch(Session &s, DevPrec p, int config, const TriRun *table_host, cons
   });
 }
 
-int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
+int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, bool split_top) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   if (r.zero_alpha) {  // B = 0 without reading A or B: the gemm core with alpha = beta = 0
     GemmSeg z;
@@ -266,7 +267,7 @@ int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend) {
     }
     return s.status();
   }
-  return recurse(s, p, r, vendor_backend);
+  return recurse(s, p, r, vendor_backend, nullptr, 0, false, split_top);
 }
 
 }  // namespace bb::cuda

@@ -3,8 +3,9 @@
 //
 // Everything is column-major (a row-major caller transposes the problem first:
 // src/common/column_major.hpp). Two paths (tri_tuning.hpp names the configurations):
-//   leaf       (triangle order <= 32, 33 in r32 and r16 trsm; c64 trsm of 30..32 in groups of
-//              4096 problems or more by the recursion: tri_group_recursive) tri/tri_leaf.cuh:
+//   leaf       (triangle order <= 32; 33 in r32, and r16 trsm: tri_leaf_max; the caller's c64
+//              trsm groups of 30..32 with 4096 problems or more by the recursion:
+//              tri_group_recursive) tri/tri_leaf.cuh:
 //              one line of B per thread in registers
 //              (a column for side Left, a row for Right), the triangle staged in shared memory,
 //              several problems per warp; B read and written once, A's triangle read once per
@@ -47,7 +48,7 @@ struct TriRun {
 
 constexpr int kTriInlineRuns = 8;
 
-// The leaf configuration for a triangle of this order (a leaf's: tri_group_recursive), its units per run and
+// The leaf configuration for a triangle of this order (<= tri_leaf_max), its units per run and
 // per block.
 int tri_config(int order);
 int64_t tri_units(const TriRun &r, int config);
@@ -56,6 +57,7 @@ int tri_units_per_block(DevPrec p, int config);
 int tri_launch(Session &s, DevPrec p, int config, const TriRun *table_host, const TriRun *table_device,
                const int32_t *block_first, int count, int64_t units);
 // The whole run on the session's stream, any order: leaves and gemm core calls. No sync.
-int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend);
+// split_top: the triangle splits even where a leaf could take it (tri_group_recursive's groups).
+int tri_recursive(Session &s, DevPrec p, const TriRun &r, bool vendor_backend, bool split_top = false);
 
 }  // namespace bb::cuda

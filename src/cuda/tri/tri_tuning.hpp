@@ -1,5 +1,6 @@
 // Device trsm/trmm tuning: the named leaf configurations and the crossovers of the triangular
-// routines (leaf up to tri_leaf_max, recursion above, diagonal blocks for one large triangle).
+// routines (leaf up to tri_leaf_max, recursion above, and for c64 trsm's large groups from 30:
+// tri_group_recursive; diagonal blocks for one large triangle).
 #pragma once
 #include "tri.hpp"
 
@@ -47,19 +48,21 @@ inline int tri_leaf_max_forced() {
 inline int tri_leaf_max(DevPrec p, bool solve) {
   const int forced = tri_leaf_max_forced();
   if (forced) return forced == kTriWideLeaf && !tri_wide_leaf_built(p) ? kTriLeafMax : forced;
-  if (p == DevPrec::c64 && solve) return kTriC64SolveLeafUpTo;
   if (!tri_wide_leaf_built(p)) return kTriLeafMax;
   return p == DevPrec::r32 || solve ? kTriWideLeafUpTo : kTriLeafMax;
 }
-// A group whose triangles a leaf can take (order <= kTriLeafMax; c64 trsm at 30..32) goes to the
-// recursion only with this many problems: the recursion is queued from the host group by group
-// (a leaf, a gemm and a leaf: some 20 us of host time), where the leaves of many small groups
-// share launches; c64 trsm at 32 saves about 11 ns a problem with it. An estimate from those
-// two figures, not measured. BLAS_BATCHED_TRI_LEAF_MAX (tuning) applies to every group.
+// Whether a group of the caller's (the device layer's adapter) goes by the recursion: above
+// tri_leaf_max, and c64 trsm of order kTriC64SolveLeafUpTo + 1..32 in groups of this many
+// problems or more. The recursion is queued from the host group by group (a leaf, a gemm and a
+// leaf: some 20 us of host time), where the leaves of many small groups share launches; c64
+// trsm at 32 saves about 11 ns a problem with it. 4096 is an estimate from those two figures,
+// not measured. The core's own callers (the factorizations) keep tri_leaf_max: their runs'
+// shapes were not measured with it. BLAS_BATCHED_TRI_LEAF_MAX (tuning) overrides both.
 constexpr int64_t kTriSmallRecursionMinProblems = 4096;
 inline bool tri_group_recursive(DevPrec p, const TriRun &r, int64_t problems) {
-  if (r.order() <= tri_leaf_max(p, r.solve)) return false;
-  return r.order() > kTriLeafMax || problems >= kTriSmallRecursionMinProblems || tri_leaf_max_forced();
+  if (r.order() > tri_leaf_max(p, r.solve)) return true;
+  return p == DevPrec::c64 && r.solve && r.order() > kTriC64SolveLeafUpTo && !tri_leaf_max_forced() &&
+         problems >= kTriSmallRecursionMinProblems;
 }
 // Within the recursion (the halves of a triangle of order > tri_leaf_max), triangles of at most
 // this order are leaves, and splits fall on its multiples. A smaller leaf trades a launch and

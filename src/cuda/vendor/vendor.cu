@@ -657,7 +657,7 @@ int trsm_typed(Session &s, const TriRun &r) {
       again.A.array = again.B.array = true, again.A.step = again.B.step = 0;
       again.A.maybe_null = again.B.maybe_null = true;
       const DevPrec p = dev_prec_of<S>();
-      if (tri_group_recursive(p, again, again.problems)) {
+      if (r.order() > tri_leaf_max(p, true)) {
         tri_recursive(s, p, again, false);
       } else {
         const int config = tri_config(r.order());

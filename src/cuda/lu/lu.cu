@@ -38,6 +38,11 @@ bool lu_one_pass(int K, bool single_complex) {
   return enabled && lu_one_pass_inverse(K, single_complex);
 }
 
+bool lu_split(DevPrec p, int K) {
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_SPLIT");
+  return enabled && lu_split_register(p, K);
+}
+
 int64_t lu_units(const FactorRun &s, int config) {
   if (s.m <= 0 || s.n <= 0) return 0;
   if (lu_is_register(config)) {

@@ -46,6 +46,17 @@ constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config) ? kLuThreadWarps : lu_is_register(config) ? kLuRegisterWarps[config] : 1;
 }
 
+// getrf of register side 32 (orders 17..32) in c64 takes getrf_register_split.cuh (a row over
+// two threads, two warps a problem, 128 registers: twice the warps an SM holds) instead of
+// getrf_register (a row a thread, 202 registers). Measured on the H200 (strided, about 1 GB,
+// thirtieth session, bench/results/NOTES-lu.md), ms split / row a thread at 17 / 20 / 24 / 28 /
+// 32: c64 1.82 / 1.75, 1.78 / 1.90, 1.63 / 1.75, 1.58 / 1.72, 1.75 / 1.88 (7-8 % faster from
+// 20; still 0.5-0.7x cuBLAS getrfBatched, whose complex pivots are not LAPACK's, so the native
+// backend cannot hand it these); c32 (80 registers) 1.84 / 1.56, 1.49 / 1.26, 1.26 / 1.03,
+// 1.26 / 1.15, 1.36 / 1.56: slower except at 32, so c32 keeps a row a thread.
+// BLAS_BATCHED_LU_SPLIT=0 turns it off (A/B; the ctest GpuGetrf.RowPerThread).
+constexpr bool lu_split_register(DevPrec p, int K) { return K == kLuRegisterMax && p == DevPrec::c64; }
+
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
 // getrf_getri_thread in lu_thread.cuh; above: getrf_getri_register.cuh, a thread holding its

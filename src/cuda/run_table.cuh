@@ -119,8 +119,8 @@ inline int compute_bytes(DevPrec p) {
   return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });
 }
 
-// One launch of a kernel taking launch description L on the session's stream: at most two
-// blocks' worth of threads per SM in flight (the kernels loop over their units), dynamic shared
+// One launch of a kernel taking launch description L on the session's stream: at most
+// Session::loop_block_cap() blocks (the kernels loop over their units), dynamic shared
 // memory above the default 48 KiB asked for first. Returns the session's status.
 template <class Kernel, class Launch>
 int launch_kernel(Session &s, Kernel kernel, const Launch &L, int threads, int64_t blocks, int bytes) {
@@ -128,7 +128,7 @@ int launch_kernel(Session &s, Kernel kernel, const Launch &L, int threads, int64
     cudaGetLastError();
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
-  const int64_t cap = int64_t(s.sm_count()) * 2048;
+  const int64_t cap = s.loop_block_cap();
   s.started();
   s.clear_stale_error();
   kernel<<<unsigned(std::min(blocks, cap)), threads, bytes, static_cast<cudaStream_t>(s.stream())>>>(L);

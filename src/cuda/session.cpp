@@ -244,6 +244,15 @@ void *Session::stream() const { return stream_; }
 
 int Session::sm_count() const { return ctx_ ? ctx_->sms : 1; }
 
+int64_t Session::loop_block_cap() const {
+  static const int64_t forced = [] {
+    const char *e = std::getenv("BLAS_BATCHED_GRID_BLOCKS");
+    const long long v = e ? std::atoll(e) : 0;
+    return v > 0 ? int64_t(v) : int64_t(0);
+  }();
+  return forced ? forced : int64_t(sm_count()) * 2048;
+}
+
 int Session::check(int e) { return check_at(e, 0); }
 
 int Session::check_at(int e, int line) {

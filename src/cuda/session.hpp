@@ -86,6 +86,10 @@ class Session {
   void *cublas(bool optional = false);
   void *cusolver(bool optional = false);
   int sm_count() const;
+  // Most blocks of a launch_kernel launch (run_table.cuh), whose kernels loop over their units:
+  // 2048 per SM, or BLAS_BATCHED_GRID_BLOCKS=<n> (read once per process), with which tests
+  // make the loops' later iterations run (about a million problems reach them otherwise).
+  int64_t loop_block_cap() const;
   // Blocks of `threads` for a grid-stride loop over `items` (> 0): enough to cover them, at
   // most 8 per SM.
   int64_t grid(int64_t items, int threads) const {

@@ -1,8 +1,8 @@
 // getrf for m, n <= K with each matrix row split over two threads: two warps per problem, warp
 // `half` holding columns half * K/2 .. half * K/2 + K/2 - 1 of every row. In c64 at K = 32 a
-// whole row is 64 registers of data, and getrf_register's one thread a row ran at a quarter of
-// an SM's warps (lu_tuning.hpp, lu_split_register, says where this kernel is taken and what it
-// gained). Half a row a thread doubles the warps an SM holds and halves each step's longest
+// whole row is 64 registers of data, and getrf_register's one thread a row (202 registers) ran
+// at an eighth of an SM's warps (lu_tuning.hpp, lu_split_register, says where this kernel is
+// taken and what it gained). Half a row a thread doubles the warps an SM holds and halves each step's longest
 // update chain.
 //
 // Steps 0 .. K/2-1: warp 0 owns column i: it searches the pivot (getrf_register_steps' rule
@@ -26,6 +26,7 @@ struct GetrfSplitShape {
   // Data plus 64: c64 128, two blocks of eight warps an SM.
   static constexpr int REGS = H * int(sizeof(CT)) / 4 + 64;
   static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
+  static_assert(PAIRS <= 15 && THREADS <= 1024, "a named barrier per pair: ids 1..15");
 };
 
 // The two warps of pair `pair` meet (named barrier 1 + pair; 0 is __syncthreads').
@@ -163,8 +164,8 @@ __global__ void __launch_bounds__(GetrfSplitShape<S, K>::THREADS, GetrfSplitShap
         if (G.info) G.info[p] = info;
       }
     }
-    // The next problem's steps reuse pivots[] and late_info: both warps are past their reads
-    // only after this.
+    // A margin, not a need today: every problem has a step, whose barrier already keeps warp 1
+    // from overwriting pivots[] and late_info before warp 0 has replayed them.
     pair_barrier(pair);
   }
 }

@@ -53,7 +53,8 @@ constexpr int lu_warps_per_block(int config) {
 // 32: c64 1.82 / 1.75, 1.78 / 1.90, 1.63 / 1.75, 1.58 / 1.72, 1.75 / 1.88 (7-8 % faster from
 // 20; still 0.5-0.7x cuBLAS getrfBatched, whose complex pivots are not LAPACK's, so the native
 // backend cannot hand it these); c32 (80 registers) 1.84 / 1.56, 1.49 / 1.26, 1.26 / 1.03,
-// 1.26 / 1.15, 1.36 / 1.56: slower except at 32, so c32 keeps a row a thread.
+// 1.26 / 1.15, 1.36 / 1.56: slower except at 32, so c32 keeps a row a thread. The choice is per
+// register side, not per order: c64 at 17 (and, unmeasured, 18 and 19) takes it at a 4 % loss.
 // BLAS_BATCHED_LU_SPLIT=0 turns it off (A/B; the ctest GpuGetrf.RowPerThread).
 constexpr bool lu_split_register(DevPrec p, int K) { return K == kLuRegisterMax && p == DevPrec::c64; }
 

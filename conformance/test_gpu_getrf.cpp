@@ -997,6 +997,8 @@ TYPED_TEST(GpuGetrf, NullPointerSkipsOnlyItsProblem) {
     run.set_null_a(Routine::getrf, f1 + 3), run.set_null_ipiv(Routine::getrf, f1 + 1);
     run.set_null_a(Routine::getrf, f2), run.set_null_ipiv(Routine::getrf, f2 + 1);
     run.set_null_ipiv(Routine::getrf, f3 + 2);
+    // Register side 32 (one problem per warp, or per pair of warps in c64's split kernel).
+    run.set_null_ipiv(Routine::getrf, f4), run.set_null_a(Routine::getrf, f4 + 1);
     // getri (square groups): other problems, and a problem getrf skipped.
     run.set_null_a(Routine::getri, f0 + 1), run.set_null_ipiv(Routine::getri, f0 + 7);
     run.set_null_a(Routine::getri, f0 + 4), run.set_null_ipiv(Routine::getri, f0 + 4);

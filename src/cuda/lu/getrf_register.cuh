@@ -57,44 +57,56 @@ __device__ __forceinline__ void update_row(CT (&r)[K], CT l, const CT *buf, int 
   }
 }
 
+// One step i of LAPACK's xgetf2 with lazy swaps on a thread's row (or part of a row) r, whose
+// register c holds column i; ROWS lanes hold the problem's rows (the pivot search reduces over
+// them, every lane of the warp calling). It finds the pivot (returned, every lane), passes the
+// pivot row's registers c.. to the problem's lanes through pivot_row_buf, moves cur (the row's
+// final position; done: a row of U already, or no row), records info (the first zero pivot)
+// and my_piv (ipiv[t]), and where !done leaves in l this row's multiplier (r[c] scaled by the
+// pivot unless that is zero: xgetf2 does not divide by a zero pivot, and its column still
+// updates the rest). The update of the registers right of c is the caller's (where !done).
+template <int ROWS, int N, class CT>
+__device__ __forceinline__ int getrf_step_pivot(CT (&r)[N], int c, int i, int t, CT *pivot_row_buf, int &cur,
+                                                bool &done, int &info, int &my_piv, CT &l) {
+  using R = real_t<CT>;
+  bool is_pivot;
+  const int prow = pivot_row<ROWS>(abs1(r[c]), !done, cur, is_pivot);
+  // The pivot row goes to every lane of the problem through shared memory, two elements
+  // (16 bytes) at a time where the type allows: fewer instructions than a shuffle each.
+  if (is_pivot) store_row<N>(pivot_row_buf, r, c);
+  __syncwarp();
+  const CT d = pivot_row_buf[c];
+  if (t == i) my_piv = prow + 1;
+  // LAPACK swaps rows i and prow: the row now at i takes the pivot's place.
+  if (is_pivot) cur = i, done = true;
+  else if (!done && cur == i) cur = prow;
+  const bool zero_pivot = is_zero(d);
+  if (zero_pivot && !info) info = i + 1;
+  if (!done) {
+    l = r[c];
+    if (!zero_pivot) {
+      if (abs1(d) >= smallest_normal<R>()) l = mul(l, divide(from_real<CT>(R(1)), d));
+      else l = divide(l, d);
+      r[c] = l;
+    }
+  }
+  return prow;
+}
+
 // getrf_register's steps on the rows in r (thread t holds row t of its problem, has_row: one
-// exists): mn steps of LAPACK's xgetf2 with lazy swaps. cur: the row's final position; info:
-// the first zero pivot; my_piv: ipiv[t]. Every lane of the warp calls it (the pivot search
-// reduces over the problem's lanes).
+// exists): mn steps of getrf_step_pivot and the update.
 template <int K, class CT>
 __device__ __forceinline__ void getrf_register_steps(CT (&r)[K], int mn, int t, bool has_row, CT *pivot_row_buf,
                                                      int &cur, int &info, int &my_piv) {
-  using R = real_t<CT>;
-  bool done = !has_row;  // a row of U already (or no row)
-  const R sfmin = smallest_normal<R>();
+  bool done = !has_row;
   // Columns n..K-1 are zeros that stay zeros (or become NaN next to a NaN, never stored nor
   // searched), so the steps below need no test of j against n.
 #pragma unroll
   for (int i = 0; i < K; ++i) {
     if (i >= mn) break;  // the same for the whole warp
-    bool is_pivot;
-    const int prow = pivot_row<K>(abs1(r[i]), !done, cur, is_pivot);
-    // The pivot row goes to every lane of the problem through shared memory, two elements
-    // (16 bytes) at a time where the type allows: fewer instructions than a shuffle each.
-    if (is_pivot) store_row<K>(pivot_row_buf, r, i);
-    __syncwarp();
-    const CT d = pivot_row_buf[i];
-    if (t == i) my_piv = prow + 1;
-    // LAPACK swaps rows i and prow: the row now at i takes the pivot's place.
-    if (is_pivot) cur = i, done = true;
-    else if (!done && cur == i) cur = prow;
-    // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
-    const bool zero_pivot = is_zero(d);
-    if (zero_pivot && !info) info = i + 1;
-    if (!done) {
-      CT l = r[i];
-      if (!zero_pivot) {
-        if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
-        else l = divide(l, d);
-        r[i] = l;
-      }
-      update_row<K>(r, l, pivot_row_buf, i);
-    }
+    CT l;
+    getrf_step_pivot<K>(r, i, i, t, pivot_row_buf, cur, done, info, my_piv, l);
+    if (!done) update_row<K>(r, l, pivot_row_buf, i);
     __syncwarp();  // the next step's pivot row overwrites this one
   }
 }

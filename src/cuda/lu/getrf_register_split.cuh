@@ -39,7 +39,6 @@ __global__ void __launch_bounds__(GetrfSplitShape<S, K>::THREADS, GetrfSplitShap
     getrf_register_split(const __grid_constant__ FactorLaunch L) {
   using Shape = GetrfSplitShape<S, K>;
   using CT = typename dev<S>::C;
-  using R = real_t<CT>;
   static_assert(K == 32, "one problem per pair of warps: a row per lane");
   constexpr int H = Shape::H, PAIRS = Shape::PAIRS;
   const int warp = threadIdx.x / 32, pair = warp / 2, half = warp % 2, t = threadIdx.x % 32;
@@ -48,7 +47,6 @@ __global__ void __launch_bounds__(GetrfSplitShape<S, K>::THREADS, GetrfSplitShap
   __shared__ int pivots[PAIRS][K];                      // the pivot's position of every step
   __shared__ int late_info[PAIRS];                      // warp 1's first zero pivot
   CT *pivot_row_buf = pivot_rows[pair][half];
-  const R sfmin = smallest_normal<R>();
   // A unit is one problem; both warps of the pair leave the loop together.
   for (int64_t u = int64_t(blockIdx.x) * PAIRS + pair; u < L.total_units; u += int64_t(gridDim.x) * PAIRS) {
     const FactorRun &G = run_of<PAIRS>(L, u);
@@ -75,22 +73,8 @@ __global__ void __launch_bounds__(GetrfSplitShape<S, K>::THREADS, GetrfSplitShap
       if (i >= first_steps) break;  // the same for the whole pair
       const int slot = i & 1;
       if (half == 0) {
-        bool is_pivot;
-        const int prow = pivot_row<32>(abs1(r[i]), !done, cur, is_pivot);
-        if (is_pivot) store_row<H>(pivot_row_buf, r, i);
-        __syncwarp();
-        const CT d = pivot_row_buf[i];
-        if (t == i) my_piv = prow + 1;
-        if (is_pivot) cur = i, done = true;
-        else if (!done && cur == i) cur = prow;
-        const bool zero_pivot = is_zero(d);
-        if (zero_pivot && !info) info = i + 1;
-        CT l = r[i];
-        if (!done && !zero_pivot) {
-          if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
-          else l = divide(l, d);
-          r[i] = l;
-        }
+        CT l = r[i];  // what warp 1 reads for rows already done is never used
+        const int prow = getrf_step_pivot<32>(r, i, i, t, pivot_row_buf, cur, done, info, my_piv, l);
         multipliers[pair][slot][t] = l;
         if (t == 0) pivots[pair][i] = prow;
         pair_barrier(pair);
@@ -117,25 +101,10 @@ __global__ void __launch_bounds__(GetrfSplitShape<S, K>::THREADS, GetrfSplitShap
       for (int ii = 0; ii < H; ++ii) {
         const int i = H + ii;
         if (i >= mn) break;
-        bool is_pivot;
-        const int prow = pivot_row<32>(abs1(r[ii]), !done, cur, is_pivot);
-        if (is_pivot) store_row<H>(pivot_row_buf, r, ii);
-        __syncwarp();
-        const CT d = pivot_row_buf[ii];
+        CT l;
+        const int prow = getrf_step_pivot<32>(r, ii, i, t, pivot_row_buf, cur, done, info, my_piv, l);
         if (t == 0) pivots[pair][i] = prow;
-        if (is_pivot) cur = i, done = true;
-        else if (!done && cur == i) cur = prow;
-        const bool zero_pivot = is_zero(d);
-        if (zero_pivot && !info) info = i + 1;
-        if (!done) {
-          CT l = r[ii];
-          if (!zero_pivot) {
-            if (abs1(d) >= sfmin) l = mul(l, divide(from_real<CT>(R(1)), d));
-            else l = divide(l, d);
-            r[ii] = l;
-          }
-          update_row<H>(r, l, pivot_row_buf, ii);
-        }
+        if (!done) update_row<H>(r, l, pivot_row_buf, ii);
         __syncwarp();
       }
       if (t == 0) late_info[pair] = info;

@@ -1,5 +1,7 @@
 #include "session.hpp"
 
+#include "factor_run.hpp"  // tuning_env
+
 #include <blas_batched/blas_batched.h>
 #include <cublas_v2.h>
 #ifdef BB_HAVE_CUSOLVER
@@ -245,11 +247,7 @@ void *Session::stream() const { return stream_; }
 int Session::sm_count() const { return ctx_ ? ctx_->sms : 1; }
 
 int64_t Session::loop_block_cap() const {
-  static const int64_t forced = [] {
-    const char *e = std::getenv("BLAS_BATCHED_GRID_BLOCKS");
-    const long long v = e ? std::atoll(e) : 0;
-    return v > 0 ? int64_t(v) : int64_t(0);
-  }();
+  static const int forced = tuning_env("BLAS_BATCHED_GRID_BLOCKS");
   return forced ? forced : int64_t(sm_count()) * 2048;
 }
 

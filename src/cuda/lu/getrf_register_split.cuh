@@ -2,8 +2,8 @@
 // `half` holding columns half * K/2 .. half * K/2 + K/2 - 1 of every row. In c64 at K = 32 a
 // whole row is 64 registers of data, and getrf_register's one thread a row (202 registers) ran
 // at an eighth of an SM's warps (lu_tuning.hpp, lu_split_register, says where this kernel is
-// taken and what it gained). Half a row a thread doubles the warps an SM holds and halves each step's longest
-// update chain.
+// taken and what it gained). Half a row a thread doubles the warps an SM holds and halves each
+// step's longest update chain.
 //
 // Steps 0 .. K/2-1: warp 0 owns column i: it searches the pivot (getrf_register_steps' rule
 // and lazy swaps), computes the multipliers and hands the pivot's position and every row's

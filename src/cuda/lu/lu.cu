@@ -43,6 +43,14 @@ bool lu_split(DevPrec p, int K) {
   return enabled && lu_split_register(p, K);
 }
 
+bool lu_rolled() {
+  static const bool enabled = [] {
+    const char *e = std::getenv("BLAS_BATCHED_LU_ROLLED");
+    return e && e[0] == '1';
+  }();
+  return enabled;
+}
+
 int64_t lu_units(const FactorRun &s, int config) {
   if (s.m <= 0 || s.n <= 0) return 0;
   if (lu_is_register(config)) {

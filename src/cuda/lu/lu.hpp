@@ -41,6 +41,9 @@ bool lu_one_pass(int K, bool single_complex);
 // Whether getrf of register side K takes the split-row kernel (lu_split_register), unless
 // BLAS_BATCHED_LU_SPLIT=0 (A/B; read once per process).
 bool lu_split(DevPrec p, int K);
+// Whether getrf of register side 32 (r32..c64) takes the rolled experiment
+// (getrf_register_rolled.cuh): only with BLAS_BATCHED_LU_ROLLED=1 (read once per process).
+bool lu_rolled();
 // Whether the one-problem-per-thread kernels stage a warp's matrices through shared memory
 // (BLAS_BATCHED_LU_STAGE=0: not; an experiment's A/B switch, read once per process).
 bool lu_thread_staging();

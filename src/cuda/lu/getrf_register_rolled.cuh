@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K>::THREADS, GetrfRolledSh
       rolled_step<K, 0>(r, i, t, pivot_row_buf, cur, done, info, my_piv);
       if (i + 1 < mn) rolled_step<K, 1>(r, i + 1, t, pivot_row_buf, cur, done, info, my_piv);
       finished[i * THREADS] = r[0];
-      if (i + 1 < K) finished[(i + 1) * THREADS] = r[1];
+      finished[(i + 1) * THREADS] = r[1];  // i even, i + 1 <= K - 1 (an odd mn's column mn: unused when mn = n)
 #pragma unroll
       for (int j = 0; j + 2 < K; ++j) r[j] = r[j + 2];
       r[K - 2] = r[K - 1] = widen(zero<S>());

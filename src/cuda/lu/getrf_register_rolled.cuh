@@ -21,31 +21,13 @@ struct GetrfRolledShape {
   static constexpr int shared_bytes() { return K * THREADS * int(sizeof(CT)); }
 };
 
-// One step on the thread's row, whose register q holds the step's column i. Returns nothing;
-// updates cur, done, info, my_piv as getrf_register_steps does.
+// One step on the thread's row, whose register q holds the step's column i.
 template <int K, int q, class CT>
 __device__ __forceinline__ void rolled_step(CT (&r)[K], int i, int t, CT *pivot_row_buf, int &cur, bool &done,
                                             int &info, int &my_piv) {
-  using R = real_t<CT>;
-  bool is_pivot;
-  const int prow = pivot_row<K>(abs1(r[q]), !done, cur, is_pivot);
-  if (is_pivot) store_row<K>(pivot_row_buf, r, q);
-  __syncwarp();
-  const CT d = pivot_row_buf[q];
-  if (t == i) my_piv = prow + 1;
-  if (is_pivot) cur = i, done = true;
-  else if (!done && cur == i) cur = prow;
-  const bool zero_pivot = is_zero(d);
-  if (zero_pivot && !info) info = i + 1;
-  if (!done) {
-    CT l = r[q];
-    if (!zero_pivot) {
-      if (abs1(d) >= smallest_normal<R>()) l = mul(l, divide(from_real<CT>(R(1)), d));
-      else l = divide(l, d);
-      r[q] = l;
-    }
-    update_row<K>(r, l, pivot_row_buf, q);
-  }
+  CT l;
+  getrf_step_pivot<K>(r, q, i, t, pivot_row_buf, cur, done, info, my_piv, l);
+  if (!done) update_row<K>(r, l, pivot_row_buf, q);
   __syncwarp();  // the next step's pivot row overwrites this one
 }
 

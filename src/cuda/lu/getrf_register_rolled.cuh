@@ -1,12 +1,12 @@
-// getrf_register with its step loop rolled (an experiment, BLAS_BATCHED_LU_ROLLED=1): the same
-// threads, rows, pivot rule, lazy swaps and arithmetic, but a kernel of a few KB instead of
-// getrf_register's fully unrolled steps (c64 K = 32: 229 KB of SASS, far past an SM's
-// instruction caches; bench/results/NOTES-lu.md, thirtieth session). At each step a thread's
-// register row starts at the step's column: the two columns of a pair of steps are finished
-// into shared memory (column-major over the lanes: no bank conflict), and the row shifts by
-// two. Every step updates all the row's remaining registers (the dead ones past the matrix hold
-// zeros, as getrf_register's columns past n do): up to twice the multiply-adds, which these
-// kernels can afford if they wait on instruction fetch.
+// getrf_register with its step loop rolled (lu_tuning.hpp: which orders take it): the same
+// threads, rows, pivot rule, lazy swaps and arithmetic, in a kernel that fits an SM's
+// instruction caches (getrf_register unrolls every step: c64 at K = 32 is 229 KB of SASS, and
+// its warps wait on instruction fetch). At each step a thread's register row starts at the
+// step's column: the two columns of a pair of steps are finished into shared memory
+// (column-major over the lanes: no bank conflict) and the row shifts by two. Every step updates
+// all the row's live registers, the dead ones past the matrix holding zeros as in
+// getrf_register; the row narrows (32, 24, 16, 8 registers, a loop each) as the columns left
+// shrink, so a 32-column factorization does 640 multiply-adds a thread, not 1024.
 #pragma once
 #include "getrf_register.cuh"
 
@@ -21,14 +21,38 @@ struct GetrfRolledShape {
   static constexpr int shared_bytes() { return K * THREADS * int(sizeof(CT)); }
 };
 
-// One step on the thread's row, whose register q holds the step's column i.
-template <int K, int q, class CT>
-__device__ __forceinline__ void rolled_step(CT (&r)[K], int i, int t, CT *pivot_row_buf, int &cur, bool &done,
+// One step on the thread's row, whose register q holds the step's column i (ROWS lanes a
+// problem; W registers of the row still live).
+template <int ROWS, int q, int W, class CT>
+__device__ __forceinline__ void rolled_step(CT (&r)[W], int i, int t, CT *pivot_row_buf, int &cur, bool &done,
                                             int &info, int &my_piv) {
   CT l;
-  getrf_step_pivot<K>(r, q, i, t, pivot_row_buf, cur, done, info, my_piv, l);
-  if (!done) update_row<K>(r, l, pivot_row_buf, q);
+  getrf_step_pivot<ROWS>(r, q, i, t, pivot_row_buf, cur, done, info, my_piv, l);
+  if (!done) update_row<W>(r, l, pivot_row_buf, q);
   __syncwarp();  // the next step's pivot row overwrites this one
+}
+
+// Pairs of steps from column i on a row of W live registers (r[j]: column i + j, W >= n - i),
+// the pair's two finished columns into shared memory and the row shifted by two; once the
+// columns left fit the next width, its narrower loop (fewer multiply-adds and moves a step) goes
+// on. Every problem of the warp has the same m and n (one run per warp): the loops are uniform.
+template <int ROWS, int W, int K, class CT>
+__device__ __forceinline__ void rolled_steps(CT (&row)[K], int &i, int mn, int n, int t, CT *pivot_row_buf,
+                                             CT *finished, int stride, int &cur, bool &done, int &info, int &my_piv) {
+  static_assert(W >= 2 && W <= K, "a pair of steps needs two registers");
+  CT(&r)[W] = *reinterpret_cast<CT(*)[W]>(&row);
+  constexpr int NEXT = W > kLuRolledWidthStep ? W - kLuRolledWidthStep : 0;  // the next, narrower loop's width
+#pragma unroll 1
+  for (; i < mn && n - i > NEXT; i += 2) {
+    rolled_step<ROWS, 0>(r, i, t, pivot_row_buf, cur, done, info, my_piv);
+    if (i + 1 < mn) rolled_step<ROWS, 1>(r, i + 1, t, pivot_row_buf, cur, done, info, my_piv);
+    finished[i * stride] = r[0];
+    finished[(i + 1) * stride] = r[1];  // i even, i + 1 <= K - 1 (an odd mn's column mn: unused when mn = n)
+#pragma unroll
+    for (int j = 0; j + 2 < W; ++j) r[j] = r[j + 2];
+    r[W - 2] = r[W - 1] = from_real<CT>(real_t<CT>(0));
+  }
+  if constexpr (NEXT > 0) rolled_steps<ROWS, NEXT>(row, i, mn, n, t, pivot_row_buf, finished, stride, cur, done, info, my_piv);
 }
 
 template <class S, int K>
@@ -61,17 +85,7 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K>::THREADS, GetrfRolledSh
     int cur = t, info = 0, my_piv = 0;
     bool done = !has_row;
     int i = 0;  // the column in r[0]
-    // Every problem of the warp has the same mn (one run per warp): the loop is uniform.
-#pragma unroll 1
-    for (; i < mn; i += 2) {
-      rolled_step<K, 0>(r, i, t, pivot_row_buf, cur, done, info, my_piv);
-      if (i + 1 < mn) rolled_step<K, 1>(r, i + 1, t, pivot_row_buf, cur, done, info, my_piv);
-      finished[i * THREADS] = r[0];
-      finished[(i + 1) * THREADS] = r[1];  // i even, i + 1 <= K - 1 (an odd mn's column mn: unused when mn = n)
-#pragma unroll
-      for (int j = 0; j + 2 < K; ++j) r[j] = r[j + 2];
-      r[K - 2] = r[K - 1] = widen(zero<S>());
-    }
+    rolled_steps<K, K>(r, i, mn, n, t, pivot_row_buf, finished, THREADS, cur, done, info, my_piv);
     // The columns right of the last step (wide problems): r[j] is column i + j.
 #pragma unroll
     for (int j = 0; j < K; ++j)

@@ -5,7 +5,6 @@
 #include "getrf_panel.cuh"
 #include "getrf_register.cuh"
 #include "getrf_register_rolled.cuh"
-#include "getrf_register_split.cuh"
 #include "getrf_shared.cuh"
 #include "getri_register.cuh"
 #include "getri_shared.cuh"
@@ -60,11 +59,9 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
         if (st == -1)
           st = getrf ? go(getrf_thread<S, K, false>, 32 * WPB, blocks, 0) : go(getri_thread<S, K, false>, 32 * WPB, blocks, 0);
       } else {
-        if constexpr (K == kLuRegisterMax && !std::is_same_v<S, __half> && !std::is_same_v<S, chalf>)
-          if (getrf && lu_rolled())
+        if constexpr (K == kLuRegisterMax)
+          if (config == kLuRegisterRolled)  // getrf only (lu_config)
             st = go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes());
-        if constexpr (lu_split_register(dev_prec_of<S>(), K))
-          if (st == -1 && getrf && lu_split(dev_prec_of<S>(), K)) st = go(getrf_register_split<S, K>, 64 * WPB, blocks, 0);
         if (st == -1)
           st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
                      : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());

@@ -15,6 +15,7 @@ enum LuConfig : int {
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
+  kLuRegisterRolled,  // getrf of side kLuRegisterMax, its step loop rolled (getrf_register_rolled.cuh)
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -22,14 +23,18 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
-constexpr int lu_register_side(int config) { return 2 << config; }  // config <= kLuRegister32
+constexpr int lu_register_side(int config) {  // lu_is_register(config)
+  return config == kLuRegisterRolled ? kLuRegisterMax : 2 << config;
+}
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
 constexpr int kLuThreadMaxSide = 4;
 constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
 // Problems per unit of work (a warp's task).
 constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
-constexpr bool lu_is_register(int config) { return config >= 0 && config <= kLuRegister32; }
+constexpr bool lu_is_register(int config) {
+  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled;
+}
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
   return factor_tier_elements(config - kLuFirstShared);
@@ -43,20 +48,42 @@ constexpr int kLuThreadWarps = 4;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
-  return lu_is_thread(config) ? kLuThreadWarps : lu_is_register(config) ? kLuRegisterWarps[config] : 1;
+  return lu_is_thread(config)                ? kLuThreadWarps
+         : config == kLuRegisterRolled         ? kLuRegisterWarps[kLuRegister32]
+         : lu_is_register(config)              ? kLuRegisterWarps[config]
+                                               : 1;
 }
 
-// getrf of register side 32 (orders 17..32) in c64 takes getrf_register_split.cuh (a row over
-// two threads, two warps a problem, 128 registers: twice the warps an SM holds) instead of
-// getrf_register (a row a thread, 202 registers). Measured on the H200 (strided, about 1 GB,
-// thirtieth session, bench/results/NOTES-lu.md), ms split / row a thread at 17 / 20 / 24 / 28 /
-// 32: c64 1.82 / 1.75, 1.78 / 1.90, 1.63 / 1.75, 1.58 / 1.72, 1.75 / 1.88 (7-8 % faster from
-// 20; still 0.5-0.7x cuBLAS getrfBatched, whose complex pivots are not LAPACK's, so the native
-// backend cannot hand it these); c32 (80 registers) 1.84 / 1.56, 1.49 / 1.26, 1.26 / 1.03,
-// 1.26 / 1.15, 1.36 / 1.56: slower except at 32, so c32 keeps a row a thread. The choice is per
-// register side, not per order: c64 at 17 (and, unmeasured, 18 and 19) takes it at a 4 % loss.
-// BLAS_BATCHED_LU_SPLIT=0 turns it off (A/B; the ctest GpuGetrf.RowPerThread).
-constexpr bool lu_split_register(DevPrec p, int K) { return K == kLuRegisterMax && p == DevPrec::c64; }
+// getrf of orders 17..32 (register side 32) takes getrf_register_rolled.cuh
+// (kLuRegisterRolled) where lu_rolled_takes says so, else getrf_register. Both have the same
+// rows, pivot rule and lazy swaps; getrf_register unrolls every step, and in c64 and c32 its
+// 229 and 171 KB of SASS outgrow an SM's instruction caches: under ncu (H200, c64 32) its warps
+// waited on "no instruction" 5.5 of the 13.3 cycles between issues. The rolled kernel loops
+// over pairs of steps (81 KB in c64, 62 KB in c32, 43 KB in r64; none waits on instruction
+// fetch) and narrows the row it updates by kLuRolledWidthStep registers as the columns left
+// shrink. Measured on the H200 (strided, about 1 GB, thirty-first session,
+// bench/results/NOTES-lu.md), ms rolled / unrolled at 17 / 20 / 24 / 28 / 32:
+//   c64 1.50 / 1.73, 1.29 / 1.85, 1.13 / 1.75, 1.05 / 1.68, 0.93 / 1.87
+//   c32 1.24 / 1.58, 1.06 / 1.25, 0.92 / 1.02, 0.85 / 1.12, 0.81 / 1.46
+//   c16 2.89 / 3.59, 2.51 / 3.05, 2.14 / 2.50, 1.93 / 2.38, 1.96 / 2.19
+//   r64 1.04 / 1.22, 0.88 / 0.98, 0.75 / 0.77, 0.68 / 0.64, 0.63 / 0.56 (26: 0.72 / 0.71)
+//   r32 1.35 / 1.51, 1.18 / 1.24, 0.97 / 0.96, 0.84 / 0.81, 0.75 / 0.69 (22: 1.07 / 1.11)
+//   r16 3.28 / 3.40, 2.76 / 2.86, 2.46 / 2.29, 2.19 / 1.93, 1.85 / 1.71 (22: 2.59 / 2.56)
+// The real precisions' unrolled kernels fit the caches (r64 96 KB) and do fewer operations
+// (the rolled loop moves the row's registers by two every pair): they keep them from 26 (r64),
+// 24 (r32) and 22 (r16) on. (The split-row kernel of the thirtieth session, a c64 row over two threads,
+// lost to both and is gone.) BLAS_BATCHED_LU_ROLLED_MIN=<order> instead takes the rolled kernel
+// from that order on in every precision (33: nowhere), for tests and A/B runs.
+constexpr int kLuRolledWidthStep = 8;  // rows of 32, 24, 16, 8 registers: a loop each
+constexpr bool lu_rolled_takes(DevPrec p, int order) {
+  if (order <= kLuRegisterMax / 2 || order > kLuRegisterMax) return false;
+  switch (p) {
+    case DevPrec::r64: return order <= 25;
+    case DevPrec::r32: return order <= 23;
+    case DevPrec::r16: return order <= 21;
+    default: return true;  // complex
+  }
+}
 
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:

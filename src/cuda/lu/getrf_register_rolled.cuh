@@ -15,8 +15,11 @@ namespace bb::cuda {
 template <class S, int K>
 struct GetrfRolledShape {
   using CT = typename dev<S>::C;
-  using Base = GetrfRegisterShape<S, K>;
-  static constexpr int WPB = Base::WPB, THREADS = Base::THREADS, MIN_BLOCKS = Base::MIN_BLOCKS;
+  static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
+  static constexpr int REGS = GetrfRegisterShape<S, K>::REGS;
+  // A block's warps share one of the SM's four register files (16384 registers each), so the
+  // warps an SM holds are four times those one file holds.
+  static constexpr int MIN_BLOCKS = 4 * (16384 / (32 * (REGS < 255 ? REGS : 255))) / WPB;
   // The finished columns: K per thread, element j of lane l of warp w at [j][w * 32 + l].
   static constexpr int shared_bytes() { return K * THREADS * int(sizeof(CT)); }
 };

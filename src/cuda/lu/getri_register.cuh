@@ -4,19 +4,69 @@
 // broadcasts, and the result leaves through shared memory row by row again, so each matrix is
 // read once and written once. ipiv is checked here (the host never reads device memory): an
 // entry outside 1..n or an exactly zero U(i,i) leaves the problem untouched, as LAPACK does.
+// ROLLED (K = 32, lu_tuning.hpp): the two solves loop over the columns instead of being
+// unrolled (the unrolled kernel's code outgrows the instruction caches, as getrf's does), x
+// shifting through the registers and each finished entry waiting in shared memory.
 #pragma once
 #include "lu_common.cuh"
 
 namespace bb::cuda {
 
 // Shared memory of a warp: its 32 / K problems, K x (K + 1) each (the pad spreads the problems
-// of one warp over the banks).
-template <class S, int K>
+// of one warp over the banks); ROLLED: and K finished entries a lane.
+template <class S, int K, bool ROLLED = false>
 constexpr int getri_register_warp_bytes() {
-  return 32 * (K + 1) * int(sizeof(typename dev<S>::C));
+  return 32 * (K + 1 + (ROLLED ? K : 0)) * int(sizeof(typename dev<S>::C));
 }
 
-template <class S, int K, int WPB>
+// x = L \ x from column k on, L unit lower in column-major M (leading dimension LDK): x[j] is
+// entry k + j (W >= n - k of them still live); each pair of columns' finished entries go to
+// fin[k * stride] and the rest shift down by two. Rows past n read row K - 1 instead: entries
+// past n are never finished.
+template <int W, int K, int LDK, class CT>
+__device__ __forceinline__ void getri_forward_rolled(CT (&row)[K], int &k, int n, const CT *M, CT *fin, int stride) {
+  CT(&x)[W] = *reinterpret_cast<CT(*)[W]>(&row);
+  constexpr int NEXT = W > kLuRolledWidthStep ? W - kLuRolledWidthStep : 0;
+#pragma unroll 1
+  for (; k < n && n - k > NEXT; k += 2) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const CT *column = M + (k + q) * LDK;
+#pragma unroll
+      for (int j = q + 1; j < W; ++j) x[j] = msub(x[j], column[min(k + j, K - 1)], x[q]);
+    }
+    fin[k * stride] = x[0];
+    fin[(k + 1) * stride] = x[1];  // k + 1 <= K - 1; past n: never read
+#pragma unroll
+    for (int j = 0; j + 2 < W; ++j) x[j] = x[j + 2];
+  }
+  if constexpr (NEXT > 0) getri_forward_rolled<NEXT, K, LDK>(row, k, n, M, fin, stride);
+}
+
+// x = U \ x from row k down: x[j] is entry k - j (W >= k + 1 of them live), each finished entry
+// to fin, the rest shifting down by two. Rows above 0 read row 0 instead (never finished).
+template <int W, int K, int LDK, class CT>
+__device__ __forceinline__ void getri_backward_rolled(CT (&row)[K], int &k, const CT *M, CT *fin, int stride) {
+  CT(&x)[W] = *reinterpret_cast<CT(*)[W]>(&row);
+  constexpr int NEXT = W > kLuRolledWidthStep ? W - kLuRolledWidthStep : 0;
+#pragma unroll 1
+  for (; k >= 0 && k + 1 > NEXT; k -= 2) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const CT *column = M + max(k - q, 0) * LDK;
+      x[q] = divide(x[q], column[max(k - q, 0)]);
+#pragma unroll
+      for (int j = q + 1; j < W; ++j) x[j] = msub(x[j], column[max(k - j, 0)], x[q]);
+    }
+    fin[k * stride] = x[0];
+    if (k >= 1) fin[(k - 1) * stride] = x[1];
+#pragma unroll
+    for (int j = 0; j + 2 < W; ++j) x[j] = x[j + 2];
+  }
+  if constexpr (NEXT > 0) getri_backward_rolled<NEXT, K, LDK>(row, k, M, fin, stride);
+}
+
+template <class S, int K, int WPB, bool ROLLED = false>
 __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
@@ -25,6 +75,8 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
   extern __shared__ __align__(16) unsigned char lu_smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
   CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * K * LDK;
+  // ROLLED (one problem a warp): entry i of lane l's x at fin[i * 32], after the warps' matrices.
+  CT *fin = reinterpret_cast<CT *>(lu_smem) + WPB * 32 * LDK + warp * 32 * K + lane;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -58,7 +110,22 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
       else if (pos == pi) pos = i;
     }
     CT x[K];
-    if (compute) {
+    if constexpr (ROLLED) {
+      static_assert(K == 32, "one problem a warp");
+      if (compute) {
+        const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = j == pos ? one : zero_c;
+        int k = 0;
+        getri_forward_rolled<K, K, LDK>(x, k, n, M, fin, 32);
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = j < n ? fin[(n - 1 - j) * 32] : zero_c;
+        k = n - 1;
+        getri_backward_rolled<K, K, LDK>(x, k, M, fin, 32);
+#pragma unroll
+        for (int j = 0; j < K; ++j) x[j] = fin[j * 32];
+      }
+    } else if (compute) {
       const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
 #pragma unroll
       for (int i = 0; i < K; ++i) {  // L (unit lower) \ e_pos

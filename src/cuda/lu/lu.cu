@@ -14,7 +14,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   const int side = std::max(m, n);
   for (int c = 0; c <= kLuRegister32; ++c)
     if (side <= lu_register_side(c))
-      return c == kLuRegister32 && r == LuRoutine::getrf && lu_rolled(p, side) ? int(kLuRegisterRolled) : c;
+      return c == kLuRegister32 && lu_rolled(p, r, side) ? int(kLuRegisterRolled) : c;
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
   const int tier = factor_shared_tier(need, compute_bytes(p));
@@ -39,10 +39,10 @@ bool lu_one_pass(int K, bool single_complex) {
   return enabled && lu_one_pass_inverse(K, single_complex);
 }
 
-bool lu_rolled(DevPrec p, int side) {
+bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;
-  return lu_rolled_takes(p, side);
+  return lu_rolled_takes(p, r, side);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

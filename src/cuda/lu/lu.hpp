@@ -5,8 +5,8 @@
 // Kernel families (lu_tuning.hpp names the configurations and every crossover):
 //   register (m, n <= 32)  lu/getrf_register.cuh, lu/getri_register.cuh: one matrix row per
 //                          thread in registers, several problems per warp and warps per block;
-//                          lu/getrf_register_rolled.cuh: getrf of 17..32 (where lu_rolled_takes),
-//                          its steps in a loop instead of unrolled.
+//                          lu/getrf_register_rolled.cuh and getri_register.cuh's ROLLED form: orders
+//                          17..32 (where lu_rolled_takes), the steps in a loop instead of unrolled.
 //   blocked  (getrf, larger)  getrf_blocked below: panels by lu/getrf_panel.cuh (a row per
 //                          thread in registers), the rest through the trsm and gemm cores.
 //            (getri, larger; r32, c32, r64 from 33, c64 from 64)  lu/getri_blocked.cu: the
@@ -39,9 +39,9 @@ bool lu_supported(LuRoutine r, int n);
 // Whether getrf_getri takes the one-pass kernel for register side K (lu_tuning.hpp), unless
 // BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
 bool lu_one_pass(int K, bool single_complex);
-// Whether getrf of order `side` (max(m, n)) takes the rolled kernel (lu_rolled_takes, or from
-// BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).
-bool lu_rolled(DevPrec p, int side);
+// Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or
+// from BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).
+bool lu_rolled(DevPrec p, LuRoutine r, int side);
 // Whether the one-problem-per-thread kernels stage a warp's matrices through shared memory
 // (BLAS_BATCHED_LU_STAGE=0: not; an experiment's A/B switch, read once per process).
 bool lu_thread_staging();

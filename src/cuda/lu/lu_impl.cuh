@@ -32,13 +32,21 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
   constexpr bool kSingleComplex = dev<S>::complex && sizeof(real_t<CT>) == 4;
-  if (routine == LuRoutine::getrf_getri && !(lu_is_register(config) && lu_one_pass(lu_register_side(config), kSingleComplex))) {
+  // The rolled configuration has no one-pass inverse: its getrf, then its getri.
+  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || !(lu_is_register(config) &&
+                                            lu_one_pass(lu_register_side(config), kSingleComplex)))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
     if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
       return s.status();
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
+  if (config == kLuRegisterRolled) {
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;
+    const int64_t blocks = (units + WPB - 1) / WPB;
+    return getrf ? go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes())
+                 : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
+  }
   if (lu_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_register_side<2, kLuRegisterMax>(lu_register_side(config), [&](auto side) {
@@ -59,12 +67,8 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
         if (st == -1)
           st = getrf ? go(getrf_thread<S, K, false>, 32 * WPB, blocks, 0) : go(getri_thread<S, K, false>, 32 * WPB, blocks, 0);
       } else {
-        if constexpr (K == kLuRegisterMax)
-          if (config == kLuRegisterRolled)  // getrf only (lu_config)
-            st = go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes());
-        if (st == -1)
-          st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
-                     : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());
+        st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
+                   : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());
       }
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;

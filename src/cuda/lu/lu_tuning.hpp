@@ -45,11 +45,15 @@ constexpr int lu_shared_elements(int config) {
 // granularity).
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
 constexpr int kLuThreadWarps = 4;
+// The rolled kernels (kLuRegisterRolled) run one problem a warp with shared memory a warp (getri:
+// 33 KB in c64): blocks of one warp, so that an SM fills up to what registers and shared memory
+// allow.
+constexpr int kLuRolledWarps = 1;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
-         : config == kLuRegisterRolled         ? kLuRegisterWarps[kLuRegister32]
+         : config == kLuRegisterRolled         ? kLuRolledWarps
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
 }
@@ -72,18 +76,43 @@ constexpr int lu_warps_per_block(int config) {
 // The real precisions' unrolled kernels fit the caches (r64 96 KB) and do fewer operations
 // (the rolled loop moves the row's registers by two every pair): they keep them from 26 (r64),
 // 24 (r32) and 22 (r16) on. (The split-row kernel of the thirtieth session, a c64 row over two threads,
-// lost to both and is gone.) BLAS_BATCHED_LU_ROLLED_MIN=<order> instead takes the rolled kernel
-// from that order on in every precision (33: nowhere), for tests and A/B runs.
+// lost to both and is gone.) BLAS_BATCHED_LU_ROLLED_MIN=<order> instead takes the rolled kernels
+// (getrf, getri and the inverse's pair) from that order on in every precision (33: nowhere), for
+// tests and A/B runs.
 constexpr int kLuRolledWidthStep = 8;  // rows of 32, 24, 16, 8 registers: a loop each
-constexpr bool lu_rolled_takes(DevPrec p, int order) {
+//
+// getri's rolled form (getri_register.cuh, ROLLED: both triangular solves in loops, x shifting
+// through the registers) against the unrolled kernel, the same measurement (getri of the
+// factors, strided), ms rolled / unrolled at 17 / 20 / 24 / 28 / 32:
+//   c64 2.19 / 2.23, 1.78 / 2.06, 1.55 / 1.83, 1.37 / 1.63, 1.21 / 1.77
+//   c32 2.03 / 2.24, 1.68 / 1.92, 1.43 / 1.62, 1.29 / 1.54, 1.10 / 1.52
+//   c16 4.83 / 5.43, 3.96 / 4.72, 3.35 / 3.77, 3.00 / 3.18, 2.86 / 3.08
+//   r64 1.68 / 1.83, 1.38 / 1.50, 1.16 / 1.23, 1.03 / 1.02, 0.90 / 0.87
+//   r32 2.67 / 3.40, 2.22 / 2.77, 1.80 / 2.21, 1.54 / 1.73, 1.31 / 1.41
+//   r16 4.71 / 7.46, 3.93 / 6.43, 3.35 / 5.34, 3.09 / 4.54, 2.74 / 3.79
+// and the inverse in one call (device pointer arrays) as the rolled getrf then the rolled getri
+// against what ran before (the one-pass kernel, lu_one_pass_inverse; in c16 and c32 the
+// unrolled getrf then getri):
+//   c64 3.73 / 3.43, 3.09 / 2.97, 2.62 / 2.46, 2.35 / 2.37, 2.09 / 2.66
+//   c32 3.31 / 3.85, 2.78 / 3.24, 2.39 / 2.68, 2.16 / 2.68, 1.91 / 3.01
+//   c16 7.68 / 9.16, 6.50 / 7.83, 5.61 / 6.26, 5.05 / 5.46, 4.96 / 5.09
+//   r64 2.68 / 2.50 ... 1.48 / 1.21, r32 4.11 / 2.84 ... 2.07 / 1.34, r16 8.05 / 6.09 ... 4.51 / 2.89
+// The inverse takes the rolled pair only where getri's call would take the rolled getri and
+// getrf's the rolled getrf, so that it stays bit for bit the two calls (SPEC.md 9.4).
+constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
   if (order <= kLuRegisterMax / 2 || order > kLuRegisterMax) return false;
-  switch (p) {
-    case DevPrec::r64: return order <= 25;
-    case DevPrec::r32: return order <= 23;
-    case DevPrec::r16: return order <= 21;
-    default: return true;  // complex
+  const bool real = p == DevPrec::r16 || p == DevPrec::r32 || p == DevPrec::r64;
+  switch (r) {
+    case LuRoutine::getrf:
+      return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 ? order <= 23 : p == DevPrec::r16 ? order <= 21 : true;
+    case LuRoutine::getri: return p == DevPrec::r64 ? order <= 25 : true;
+    case LuRoutine::getrf_getri: return !real && (p != DevPrec::c64 || order >= 28);
   }
+  return false;
 }
+static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getrf, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) &&
+                  lu_rolled_takes(DevPrec::c32, LuRoutine::getrf, 17) && lu_rolled_takes(DevPrec::c32, LuRoutine::getri, 17),
+              "the inverse's rolled orders are rolled in getrf's and getri's calls too");
 
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
@@ -91,7 +120,9 @@ constexpr bool lu_rolled_takes(DevPrec p, int order) {
 // row of A and of I, the I part in pivot order so that a thread's live values stay about K).
 // Single-precision complex (c32, c16) at K = 32 keeps getrf's kernel then getri's: 240
 // registers a thread, and measured slower at n = 20 and 24 (H100, c32: 4.6 / 3.9 ms against
-// 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32.
+// 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32. Where
+// lu_rolled_takes gives the inverse the rolled getrf and getri (c16 and c32 at 17..32, c64 from
+// 28), those run instead (kLuRegisterRolled has no one-pass kernel).
 constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
   return K <= 16 || (K <= kLuRegisterMax && !single_complex);
 }

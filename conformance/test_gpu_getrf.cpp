@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -1473,11 +1474,27 @@ TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
 // BLAS_getrf_getri_batched against getrf followed by getri on the same backend: the same ipiv,
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;
 // regular problems hold inv(A) (residual ||I - A X||), bit for bit the two calls' result where
-// the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, r128/c128) and
-// not necessarily where the one-pass kernels run (unrounded factors, Gauss-Jordan).
-// Host pointer arrays with host info, and device pointer arrays with device info; orders of
-// the one-problem-per-thread kernels, the register kernels, the blocked getrf and getri's
-// shared kernel; a singular problem in each group, a NULL A in the first and in a blocked one.
+// the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, c64 above 27,
+// r128/c128) and not necessarily where the one-pass kernels run (unrounded factors,
+// Gauss-Jordan). Host pointer arrays with host info, and device pointer arrays with device
+// info; orders of the one-problem-per-thread kernels, the register kernels, the blocked getrf
+// and getri's shared kernel; a singular problem in each group, a NULL A in the first and in a
+// blocked one.
+
+// The orders at which the inverse in one call runs its one-pass kernels (lu_one_pass_inverse and
+// lu_rolled_takes in src/cuda/lu/lu_tuning.hpp): every order up to 32 but c32's and c16's above
+// 16 and c64's above 27; the tuning variables the ctests set move them.
+template <class T>
+bool one_pass_inverse_order(int n) {
+  if (is_quad<T> || n > 32) return false;
+  const char *one_pass = std::getenv("BLAS_BATCHED_LU_ONE_PASS"), *rolled = std::getenv("BLAS_BATCHED_LU_ROLLED_MIN");
+  if (one_pass && one_pass[0] == '0') return false;
+  const bool c64 = is_cplx<T> && sizeof(T) == 16, single_complex = is_cplx<T> && sizeof(T) <= 8;
+  const int rolled_min = rolled && std::atoi(rolled) > 0 ? std::atoi(rolled) : c64 ? 28 : 33;
+  if (n > 16 && n >= rolled_min) return false;  // the rolled getrf then getri
+  return n <= (single_complex ? 16 : 32);
+}
+
 template <class T>
 void inverse_in_one_call(BLAS_Layout layout) {
   const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 32, 33, 100};
@@ -1556,8 +1573,7 @@ void inverse_in_one_call(BLAS_Layout layout) {
       for (int p = 0; p < total; ++p) {
         const LuProblem<T> &pr = problems[p];
         const std::size_t len = pr.A.data.size();
-        // lu_one_pass_inverse: every order up to 32 but c32's and c16's above 16.
-        const bool one_pass_order = !is_quad<T> && pr.n <= (is_cplx<T> && sizeof(T) <= 8 ? 16 : 32);
+        const bool one_pass_order = one_pass_inverse_order<T>(pr.n);
         if (two.info[p] != 0 || !one_pass_order) {  // getrf's factors, untouched, or getri's result
           EXPECT_TRUE(std::memcmp(one.a.data() + at[p], two.a.data() + at[p], len * sizeof(T)) == 0)
               << "problem " << p << " (n = " << pr.n << ", info " << two.info[p] << "): A differs from getrf + getri";

@@ -111,6 +111,45 @@ __device__ __forceinline__ void getrf_register_steps(CT (&r)[K], int mn, int t, 
   }
 }
 
+// Thread t's row of problem p of a warp's unit u, for the row-a-thread getrf kernels: where it
+// is read from and written to, and what the problem's end writes.
+template <class S, int WPB, int PPW>
+struct GetrfRowOfProblem {
+  const FactorRun &G;
+  int64_t p;
+  int t, m, n, mn, ld;
+  bool rm;
+  S *a = nullptr;
+  int *piv = nullptr;
+  bool active, has_row;
+  int64_t step;  // between a row's elements
+  __device__ __forceinline__ GetrfRowOfProblem(const FactorLaunch &L, int64_t u, int q, int t_)
+      : G(run_of<WPB>(L, u)), p((u - G.unit_begin) * PPW + q), t(t_), m(G.m), n(G.n), mn(m < n ? m : n), ld(G.A.ld),
+        rm(G.row_major) {
+    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
+    active = a && piv;  // else past the run's end, or skipped (a NULL pointer)
+    has_row = active && t < m;
+    step = rm ? 1 : ld;
+  }
+  // Row r of the matrix (the thread's own, or the place a pivot sequence moved it to).
+  __device__ __forceinline__ S *row(int r) const { return a + (rm ? int64_t(r) * ld : r); }
+  // The row's n elements into K registers, zeros past n (or everywhere without a row).
+  template <int K>
+  __device__ __forceinline__ void load(typename dev<S>::C (&r)[K]) const {
+    const S *in = row(t);
+#pragma unroll
+    for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(in[j * step]) : widen(zero<S>());
+  }
+  // ipiv[t] and the problem's info (lane 0).
+  __device__ __forceinline__ void finish(int my_piv, int info) const {
+    if (active && t < mn) piv[t] = my_piv;
+    if (active && t == 0) {
+      if (info && G.codes) G.codes[p] = info;
+      if (G.info) G.info[p] = info;
+    }
+  }
+};
+
 template <class S, int K>
 __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegisterShape<S, K>::MIN_BLOCKS)
     getrf_register(const __grid_constant__ FactorLaunch L) {
@@ -122,35 +161,19 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
   CT *pivot_row_buf = pivot_rows[warp] + q * K;
   // A unit is one warp's PPW problems; the whole warp leaves the loop together.
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const FactorRun &G = run_of<WPB>(L, u);
-    const int64_t p = (u - G.unit_begin) * PPW + q;
-    const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld;
-    const bool rm = G.row_major;
-    S *a = nullptr;
-    int *piv = nullptr;
-    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
-    const bool active = a && piv;  // else past the run's end, or skipped (a NULL pointer)
-    const bool has_row = active && t < m;
-    const S *row = a + (rm ? int64_t(t) * ld : t);
-    const int64_t step = rm ? 1 : ld;
+    const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);
     CT r[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
-
+    P.load<K>(r);
     int cur = t, info = 0, my_piv = 0;
-    getrf_register_steps<K>(r, mn, t, has_row, pivot_row_buf, cur, info, my_piv);
+    getrf_register_steps<K>(r, P.mn, t, P.has_row, pivot_row_buf, cur, info, my_piv);
 
     // Each row straight to its final place.
-    S *out = a + (rm ? int64_t(cur) * ld : cur);
-    if (has_row)
+    S *out = P.row(cur);
+    if (P.has_row)
 #pragma unroll
       for (int j = 0; j < K; ++j)
-        if (j < n) out[j * step] = narrow<S>(r[j]);
-    if (active && t < mn) piv[t] = my_piv;
-    if (active && t == 0) {
-      if (info && G.codes) G.codes[p] = info;
-      if (G.info) G.info[p] = info;
-    }
+        if (j < P.n) out[j * P.step] = narrow<S>(r[j]);
+    P.finish(my_piv, info);
   }
 }
 

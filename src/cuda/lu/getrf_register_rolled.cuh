@@ -17,9 +17,11 @@ struct GetrfRolledShape {
   using CT = typename dev<S>::C;
   static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
   static constexpr int REGS = GetrfRegisterShape<S, K>::REGS;
-  // A block's warps share one of the SM's four register files (16384 registers each), so the
-  // warps an SM holds are four times those one file holds.
+  // An SM's warps are spread over its four register files (16384 registers each), so it holds
+  // four times the warps one file holds (a bound of 9 one-warp blocks would cap the registers at
+  // 3 warps a file: 168, and spill).
   static constexpr int MIN_BLOCKS = 4 * (16384 / (32 * (REGS < 255 ? REGS : 255))) / WPB;
+  static_assert(MIN_BLOCKS > 0, "a block's warps fit the register files");
   // The finished columns: K per thread, element j of lane l of warp w at [j][w * 32 + l].
   static constexpr int shared_bytes() { return K * THREADS * int(sizeof(CT)); }
 };
@@ -70,38 +72,22 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K>::THREADS, GetrfRolledSh
   CT *finished = reinterpret_cast<CT *>(rolled_shared) + threadIdx.x;  // column j at finished[j * THREADS]
   CT *pivot_row_buf = pivot_rows[warp] + q * K;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const FactorRun &G = run_of<WPB>(L, u);
-    const int64_t p = (u - G.unit_begin) * PPW + q;
-    const int m = G.m, n = G.n, mn = m < n ? m : n, ld = G.A.ld;
-    const bool rm = G.row_major;
-    S *a = nullptr;
-    int *piv = nullptr;
-    if (p < G.problems) a = operand_at<S>(G.A, p), piv = operand_at<int>(G.ipiv, p);
-    const bool active = a && piv;
-    const bool has_row = active && t < m;
-    const S *row = a + (rm ? int64_t(t) * ld : t);
-    const int64_t step = rm ? 1 : ld;
+    const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);
     CT r[K];
-#pragma unroll
-    for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
-
+    P.load<K>(r);
     int cur = t, info = 0, my_piv = 0;
-    bool done = !has_row;
+    bool done = !P.has_row;
     int i = 0;  // the column in r[0]
-    rolled_steps<K, K>(r, i, mn, n, t, pivot_row_buf, finished, THREADS, cur, done, info, my_piv);
+    rolled_steps<K, K>(r, i, P.mn, P.n, t, pivot_row_buf, finished, THREADS, cur, done, info, my_piv);
     // The columns right of the last step (wide problems): r[j] is column i + j.
 #pragma unroll
     for (int j = 0; j < K; ++j)
-      if (i + j < n) finished[(i + j) * THREADS] = r[j];
+      if (i + j < P.n) finished[(i + j) * THREADS] = r[j];
 
-    S *out = a + (rm ? int64_t(cur) * ld : cur);
-    if (has_row)
-      for (int j = 0; j < n; ++j) out[j * step] = narrow<S>(finished[j * THREADS]);
-    if (active && t < mn) piv[t] = my_piv;
-    if (active && t == 0) {
-      if (info && G.codes) G.codes[p] = info;
-      if (G.info) G.info[p] = info;
-    }
+    S *out = P.row(cur);
+    if (P.has_row)
+      for (int j = 0; j < P.n; ++j) out[j * P.step] = narrow<S>(finished[j * THREADS]);
+    P.finish(my_piv, info);
   }
 }
 

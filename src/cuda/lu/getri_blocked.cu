@@ -432,7 +432,7 @@ int getri_blocked_typed(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
     // No workspace: the one-block kernel, which keeps a NULL problem's code as this path does.
     FactorRun one = r;
     one.unit_begin = 0, one.keep_codes = true;
-    const int config = std::max(lu_config(p, LuRoutine::getri, n, n), int(kLuFirstShared));
+    const int config = lu_codes_keeping_config(p, n);
     return lu_launch(s, p, LuRoutine::getri, config, &one, nullptr, nullptr, 1, lu_units(one, config));
   }
   void **work = static_cast<void **>(mem);

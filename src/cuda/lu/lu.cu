@@ -13,8 +13,14 @@ BB_DEVICE_PRECISIONS(BB_LU_EXTERN)
 int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   const int side = std::max(m, n);
   for (int c = 0; c <= kLuRegister32; ++c)
-    if (side <= lu_register_side(c))
-      return c == kLuRegister32 && lu_rolled(p, r, side) ? int(kLuRegisterRolled) : c;
+    if (side <= lu_register_side(c)) {
+      if (c != kLuRegister32) return c;
+      // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
+      // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
+      const bool single_complex = p == DevPrec::c16 || p == DevPrec::c32;
+      const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, single_complex) ? LuRoutine::getri : r;
+      return lu_rolled(p, rule, side) ? int(kLuRegisterRolled) : c;
+    }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
   const int tier = factor_shared_tier(need, compute_bytes(p));
@@ -144,8 +150,13 @@ int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
   inv.keep_codes = true;  // the panels' codes, and a NULL problem's -k (its operands lead to scratch)
   if (lu_getri_blocked(p, r.n)) return getri_blocked(s, p, inv, vendor_backend);
   // The shared kernels are the ones that keep codes (BLAS_BATCHED_LU_BLOCKED_MIN may block orders of 32 or less).
-  const int config = std::max(lu_config(p, LuRoutine::getri, r.n, r.n), int(kLuFirstShared));
+  const int config = lu_codes_keeping_config(p, r.n);
   return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config));
+}
+
+int lu_codes_keeping_config(DevPrec p, int n) {
+  const int config = lu_config(p, LuRoutine::getri, n, n);
+  return lu_is_shared(config) || config == kLuGlobal ? config : int(kLuFirstShared);
 }
 
 int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r) {

@@ -33,6 +33,9 @@ int64_t lu_units(const FactorRun &s, int config);
 int lu_units_per_block(DevPrec p, LuRoutine r, int config);
 // The configuration for a run of this shape (lu_tuning.hpp).
 int lu_config(DevPrec p, LuRoutine r, int m, int n);
+// getri's configuration of order n among the kernels that keep codes already written (the
+// shared and global ones, FactorRun::keep_codes): the smallest shared one below those.
+int lu_codes_keeping_config(DevPrec p, int n);
 // Whether the device can take the shape at all (getri keeps a work vector of n elements in
 // shared memory: n <= kLuGlobalMaxN).
 bool lu_supported(LuRoutine r, int n);

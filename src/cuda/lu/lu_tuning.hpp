@@ -15,7 +15,7 @@ enum LuConfig : int {
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
-  kLuRegisterRolled,  // getrf of side kLuRegisterMax, its step loop rolled (getrf_register_rolled.cuh)
+  kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -97,22 +97,22 @@ constexpr int kLuRolledWidthStep = 8;  // rows of 32, 24, 16, 8 registers: a loo
 //   c32 3.31 / 3.85, 2.78 / 3.24, 2.39 / 2.68, 2.16 / 2.68, 1.91 / 3.01
 //   c16 7.68 / 9.16, 6.50 / 7.83, 5.61 / 6.26, 5.05 / 5.46, 4.96 / 5.09
 //   r64 2.68 / 2.50 ... 1.48 / 1.21, r32 4.11 / 2.84 ... 2.07 / 1.34, r16 8.05 / 6.09 ... 4.51 / 2.89
-// The inverse takes the rolled pair only where getri's call would take the rolled getri and
-// getrf's the rolled getrf, so that it stays bit for bit the two calls (SPEC.md 9.4).
+// The inverse's rule below is against its one-pass kernel; without one (c16 and c32 at 17..32,
+// or BLAS_BATCHED_LU_ONE_PASS=0) lu_config applies getri's rule, and where the one-pass kernel
+// loses (c64 from 28) getri's call takes the rolled getri too: the inverse stays bit for bit
+// the two calls (SPEC.md 9.4; the rolled getrf's bits are the unrolled one's).
 constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
   if (order <= kLuRegisterMax / 2 || order > kLuRegisterMax) return false;
-  const bool real = p == DevPrec::r16 || p == DevPrec::r32 || p == DevPrec::r64;
   switch (r) {
     case LuRoutine::getrf:
       return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 ? order <= 23 : p == DevPrec::r16 ? order <= 21 : true;
     case LuRoutine::getri: return p == DevPrec::r64 ? order <= 25 : true;
-    case LuRoutine::getrf_getri: return !real && (p != DevPrec::c64 || order >= 28);
+    case LuRoutine::getrf_getri: return p == DevPrec::c64 && order >= 28;  // against the one-pass kernel
   }
   return false;
 }
-static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getrf, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) &&
-                  lu_rolled_takes(DevPrec::c32, LuRoutine::getrf, 17) && lu_rolled_takes(DevPrec::c32, LuRoutine::getri, 17),
-              "the inverse's rolled orders are rolled in getrf's and getri's calls too");
+static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
+              "the inverse's rolled orders are rolled in getri's call too");
 
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:

@@ -17,8 +17,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       if (c != kLuRegister32) return c;
       // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
-      const bool single_complex = p == DevPrec::c16 || p == DevPrec::c32;
-      const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, single_complex) ? LuRoutine::getri : r;
+      const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, lu_single_complex(p)) ? LuRoutine::getri : r;
       return lu_rolled(p, rule, side) ? int(kLuRegisterRolled) : c;
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.

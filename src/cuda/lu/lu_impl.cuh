@@ -31,7 +31,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
-  constexpr bool kSingleComplex = dev<S>::complex && sizeof(real_t<CT>) == 4;
+  constexpr bool kSingleComplex = lu_single_complex(dev_prec_of<S>());
   // The rolled configuration has no one-pass inverse: its getrf, then its getri.
   if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || !(lu_is_register(config) &&
                                             lu_one_pass(lu_register_side(config), kSingleComplex)))) {

@@ -123,6 +123,7 @@ static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_t
 // 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32. Where
 // lu_rolled_takes gives the inverse the rolled getrf and getri (c16 and c32 at 17..32, c64 from
 // 28), those run instead (kLuRegisterRolled has no one-pass kernel).
+constexpr bool lu_single_complex(DevPrec p) { return p == DevPrec::c16 || p == DevPrec::c32; }
 constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
   return K <= 16 || (K <= kLuRegisterMax && !single_complex);
 }

@@ -41,6 +41,13 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
+  if (config == kLuRegisterRolledNarrow && getrf) {
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
+    if constexpr (std::is_same_v<S, cplx<double>>)  // lu_rolled_narrow_takes: c64 only
+      return go(getrf_register_rolled<S, K, NR>, 32 * WPB, (units + WPB - 1) / WPB,
+                GetrfRolledShape<S, K, NR>::shared_bytes());
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;
     const int64_t blocks = (units + WPB - 1) / WPB;

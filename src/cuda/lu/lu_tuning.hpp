@@ -16,6 +16,7 @@ enum LuConfig : int {
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
+  kLuRegisterRolledNarrow,  // getrf_register_rolled.cuh with rows of kLuRolledNarrowRow registers
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -24,7 +25,7 @@ static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared conf
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
-  return config == kLuRegisterRolled ? kLuRegisterMax : 2 << config;
+  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax : 2 << config;
 }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
@@ -33,7 +34,7 @@ constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side
 // Problems per unit of work (a warp's task).
 constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
 constexpr bool lu_is_register(int config) {
-  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled;
+  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow;
 }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
@@ -53,7 +54,7 @@ constexpr int kLuRolledWarps = 1;
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
-         : config == kLuRegisterRolled         ? kLuRolledWarps
+         : config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRolledWarps
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
 }
@@ -110,6 +111,14 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
     case LuRoutine::getrf_getri: return p == DevPrec::c64 && order >= 28;  // against the one-pass kernel
   }
   return false;
+}
+// getrf of orders up to kLuRolledNarrowRow in c64 (latency-bound at 8 warps an SM, 205 registers
+// a thread): the rolled kernel with rows of 24 registers (161 registers, 12 warps an SM, a
+// quarter fewer multiply-adds). NOT MEASURED YET (branch next/rolled-24):
+// BLAS_BATCHED_LU_ROLLED_NARROW=0 turns it off for the A/B.
+constexpr int kLuRolledNarrowRow = 24;
+constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
+  return r == LuRoutine::getrf && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
 static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
               "the inverse's rolled orders are rolled in getri's call too");

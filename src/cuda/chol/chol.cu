@@ -28,6 +28,11 @@ int64_t chol_units(const FactorRun &r, int config) {
 int chol_units_per_block(int config) { return chol_is_register(config) || config == kCholDiag ? kCholRegisterWarps : 1; }
 
 // BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
+bool chol_rolled(DevPrec p, int side) {
+  static const int forced = tuning_env("BLAS_BATCHED_CHOL_ROLLED_MIN");
+  return forced ? side > 16 && side >= forced : chol_rolled_takes(p, side);
+}
+
 bool chol_blocked(DevPrec p, int n) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return false;
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_BLOCKED_MIN");
@@ -167,8 +172,12 @@ int chol_launch_typed(Session &s, int config, const FactorRun *table_host, const
   if (chol_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs
     with_side_among<2, 4, 8, 16, 24, 32>(chol_register_side(config), [&](auto side) {
+      constexpr int K = decltype(side)::value;
       const int64_t blocks = (units + kCholRegisterWarps - 1) / kCholRegisterWarps;
-      st = launch_kernel(s, potrf_register<S, decltype(side)::value>, L, 32 * kCholRegisterWarps, blocks, 0);
+      if constexpr (K >= 24)
+        if (chol_rolled(dev_prec_of<S>(), K))
+          st = launch_kernel(s, potrf_register<S, K, true>, L, 32 * kCholRegisterWarps, blocks, potrf_rolled_bytes<S, K>());
+      if (st == -1) st = launch_kernel(s, potrf_register<S, K>, L, 32 * kCholRegisterWarps, blocks, 0);
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;
   }

@@ -26,6 +26,9 @@ int chol_units_per_block(int config);
 // Whether potrf of order n takes the blocked algorithm, from the host: the driver's
 // adapter-driven runs (which of its runs do: factor_blocked_run).
 bool chol_blocked(DevPrec p, int n);
+// Whether the register kernel of side K (24 or 32) runs its rolled form (chol_rolled_takes, or
+// from BLAS_BATCHED_CHOL_ROLLED_MIN on, read once per process).
+bool chol_rolled(DevPrec p, int side);
 // Whether potrf of a group of `problems` problems of order n under the native backend goes to
 // cuSOLVER's potrfBatched (where factor_vendor_ok takes the shape): chol_vendor_takes in
 // chol_tuning.hpp, or BLAS_BATCHED_CHOL_VENDOR_MIN=<order> for every precision and count.

@@ -38,6 +38,13 @@ constexpr int chol_register_side(int config) {  // kCholRows64 included
 }
 
 constexpr bool chol_is_register(int config) { return config >= 0 && config < kCholFirstShared; }
+
+// potrf_register's rolled form (chol_rolled_steps: the steps in a loop by pairs, the line
+// narrowing by kCholRolledWidthStep registers) for sides 24 and 32, as getrf's rolled kernel
+// (lu_tuning.hpp: the unrolled c64 K = 32 potrf is 247 KB of SASS). NOT MEASURED YET (branch
+// next/chol-rolled): taken only from BLAS_BATCHED_CHOL_ROLLED_MIN=<side> on, for the A/B.
+constexpr int kCholRolledWidthStep = 8;
+constexpr bool chol_rolled_takes(DevPrec, int) { return false; }
 constexpr bool chol_is_shared(int config) { return config >= kCholFirstShared && config < kCholGlobal; }
 
 // potrf's blocked algorithm (potrf_blocked in chol.cu): left-looking by blocks of

@@ -86,15 +86,91 @@ __device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lan
   return info;
 }
 
+// chol_rows's and chol_columns's steps in a loop (ROLLED potrf_register, sides 24 and 32: the
+// unrolled steps outgrow an SM's instruction caches, as getrf's did, bench/results/NOTES-lu.md):
+// the same operations on each element in the same order. Register 0 of the lane's line holds the
+// step's column (rows) or row (columns); a pair of steps, then the pair's two finished entries
+// to fin (the lane's own, fin[j * stride]) and the line shifted down by two, narrowing by
+// kCholRolledWidthStep registers as the steps left shrink. At the end r holds the whole line
+// again, as the unrolled steps leave it. `column` has 2 * K entries: the columns form's writes
+// past K land in its second half, never read.
+template <bool ROWS, int W, int K, class CT>
+__device__ __forceinline__ void chol_rolled_steps(CT (&line)[K], int &j, int n, int lane, int first_lane, CT *column,
+                                                  CT *fin, int stride, int &info) {
+  using R = real_t<CT>;
+  CT(&r)[W] = *reinterpret_cast<CT(*)[W]>(&line);
+  constexpr int NEXT = W > kCholRolledWidthStep ? W - kCholRolledWidthStep : 0;
+#pragma unroll 1
+  for (; j < n && n - j > NEXT; j += 2) {
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      const int s = j + q;  // the step; register q holds its column (rows) or row (columns)
+      if (s >= n) break;    // the same for the whole warp
+      const R d = __shfl_sync(~0u, real_of(r[q]), first_lane + s);
+      if (!info && !(d > R(0))) info = s + 1;
+      if (!info) {
+        const CholPivot<CT> piv(d);
+        if (lane == s) r[q] = from_real<CT>(piv.root);
+        if constexpr (ROWS) {
+          if (lane > s && lane < K) r[q] = scale_by(r[q], piv.inverse_root), column[lane] = r[q];
+        } else if (lane == s) {
+#pragma unroll
+          for (int i = q + 1; i < W; ++i) r[i] = scale_by(r[i], piv.inverse_root), column[s + i - q] = r[i];
+        }
+      } else if (lane == s && info == s + 1) {
+        r[q] = from_real<CT>(d);
+      }
+      __syncwarp();
+      if (!info && lane > s && lane < K) {
+        // Entries past K (dead: past the matrix) read column K - 1.
+        if constexpr (ROWS) {
+          const CT l = r[q];
+#pragma unroll
+          for (int c = q + 1; c < W; ++c) r[c] = msub(r[c], l, conj(column[min(s + c - q, K - 1)]));
+        } else {
+          const CT l = conj(column[lane]);
+#pragma unroll
+          for (int i = q + 1; i < W; ++i) r[i] = msub(r[i], column[min(s + i - q, K - 1)], l);
+        }
+      }
+      __syncwarp();  // the next step's column overwrites this one
+    }
+    fin[j * stride] = r[0];
+    fin[(j + 1) * stride] = r[1];  // j even, j + 1 <= K - 1; past n: never read
+#pragma unroll
+    for (int i = 0; i + 2 < W; ++i) r[i] = r[i + 2];
+  }
+  if constexpr (NEXT > 0) chol_rolled_steps<ROWS, NEXT>(line, j, n, lane, first_lane, column, fin, stride, info);
+}
+
+template <bool ROWS, int K, class CT>
+__device__ __forceinline__ int chol_rolled(CT (&r)[K], int n, int lane, int first_lane, CT *column, CT *fin, int stride) {
+#pragma unroll
+  for (int i = 0; i < K; ++i)  // the imaginary part of the diagonal is ignored (LAPACK)
+    if (i == lane) r[i] = from_real<CT>(real_of(r[i]));
+  int info = 0, j = 0;
+  chol_rolled_steps<ROWS, K>(r, j, n, lane, first_lane, column, fin, stride, info);
+#pragma unroll
+  for (int i = 0; i < K; ++i) r[i] = fin[i * stride];  // entries past n: never stored
+  return info;
+}
+
+// The rolled form's shared memory a block: each lane's K finished entries.
 template <class S, int K>
+constexpr int potrf_rolled_bytes() { return K * 32 * kCholRegisterWarps * int(sizeof(typename dev<S>::C)); }
+
+template <class S, int K, bool ROLLED = false>
 __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
   // Lanes >= K of a problem (side 24) hold nothing and take no part past the shuffles.
   constexpr int Lanes = kRegisterLanes<K>, WPB = kCholRegisterWarps, PPW = 32 / Lanes;
+  static_assert(!ROLLED || Lanes == 32, "the rolled form: one problem a warp");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / Lanes, c = lane % Lanes;
-  __shared__ __align__(16) CT columns[WPB][32];
+  __shared__ __align__(16) CT columns[WPB][ROLLED ? 64 : 32];
   CT *column = columns[warp] + q * Lanes;
+  extern __shared__ __align__(16) unsigned char potrf_fin[];
+  CT *fin = reinterpret_cast<CT *>(potrf_fin) + threadIdx.x;  // ROLLED: entry i at fin[i * 32 * WPB]
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -112,7 +188,8 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
 #pragma unroll
       for (int j = 0; j < K; ++j)
         r[j] = mine && j <= t ? conj_if(upper, widen(line[j])) : from_real<CT>(R(0));
-      const int info = chol_rows<K>(r, n, t, q * Lanes, column);
+      const int info = ROLLED ? chol_rolled<true>(r, n, t, q * Lanes, column, fin, 32 * WPB)
+                              : chol_rows<K>(r, n, t, q * Lanes, column);
       line.forget();
       if (mine)
 #pragma unroll
@@ -126,7 +203,8 @@ __global__ void __launch_bounds__(32 * kCholRegisterWarps) potrf_register(const 
 #pragma unroll
     for (int i = 0; i < K; ++i)
       r[i] = mine && i >= c && i < n ? conj_if(upper, widen(line[i])) : from_real<CT>(R(0));
-    const int info = chol_columns<K>(r, n, c, q * Lanes, column);
+    const int info = ROLLED ? chol_rolled<false>(r, n, c, q * Lanes, column, fin, 32 * WPB)
+                            : chol_columns<K>(r, n, c, q * Lanes, column);
     line.forget();
     // Columns after a failure stay as they were (the host path's choice).
     if (mine && (!info || c < info))

@@ -27,12 +27,13 @@ int64_t chol_units(const FactorRun &r, int config) {
 
 int chol_units_per_block(int config) { return chol_is_register(config) || config == kCholDiag ? kCholRegisterWarps : 1; }
 
-// BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
+// BLAS_BATCHED_CHOL_ROLLED_MIN=<side> (24 or 32, compared with the register side, not the order).
 bool chol_rolled(DevPrec p, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_ROLLED_MIN");
   return forced ? side > 16 && side >= forced : chol_rolled_takes(p, side);
 }
 
+// BLAS_BATCHED_CHOL_BLOCKED_MIN=<order> moves the crossover (tuning sweeps; read once per process).
 bool chol_blocked(DevPrec p, int n) {
   if (p == DevPrec::r16 || p == DevPrec::c16) return false;
   static const int forced = tuning_env("BLAS_BATCHED_CHOL_BLOCKED_MIN");

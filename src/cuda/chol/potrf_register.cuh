@@ -91,9 +91,10 @@ __device__ __forceinline__ int chol_rows(CT (&r)[K], int n, int t, int first_lan
 // the same operations on each element in the same order. Register 0 of the lane's line holds the
 // step's column (rows) or row (columns); a pair of steps, then the pair's two finished entries
 // to fin (the lane's own, fin[j * stride]) and the line shifted down by two, narrowing by
-// kCholRolledWidthStep registers as the steps left shrink. At the end r holds the whole line
-// again, as the unrolled steps leave it. `column` has 2 * K entries: the columns form's writes
-// past K land in its second half, never read.
+// kCholRolledWidthStep registers as the steps left shrink. At the end r holds the line's entries
+// below n again, as the unrolled steps leave them (those from n on: stale, never stored).
+// `column` has 64 entries: the columns form's writes past K (up to n + 6) land past K, never
+// read.
 template <bool ROWS, int W, int K, class CT>
 __device__ __forceinline__ void chol_rolled_steps(CT (&line)[K], int &j, int n, int lane, int first_lane, CT *column,
                                                   CT *fin, int stride, int &info) {

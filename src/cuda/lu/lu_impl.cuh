@@ -33,7 +33,8 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   };
   constexpr bool kSingleComplex = dev<S>::complex && sizeof(real_t<CT>) == 4;
   // The rolled configuration has no one-pass inverse: its getrf, then its getri.
-  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || !(lu_is_register(config) &&
+  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
+                                            !(lu_is_register(config) &&
                                             lu_one_pass(lu_register_side(config), kSingleComplex)))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
     if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
@@ -41,11 +42,12 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  if (config == kLuRegisterRolledNarrow && getrf) {
+  if (config == kLuRegisterRolledNarrow) {  // getrf of c64 only (lu_rolled_narrow_takes)
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
-    if constexpr (std::is_same_v<S, cplx<double>>)  // lu_rolled_narrow_takes: c64 only
-      return go(getrf_register_rolled<S, K, NR>, 32 * WPB, (units + WPB - 1) / WPB,
-                GetrfRolledShape<S, K, NR>::shared_bytes());
+    if constexpr (std::is_same_v<S, cplx<double>>)
+      if (getrf)
+        return go(getrf_register_rolled<S, K, NR>, 32 * WPB, (units + WPB - 1) / WPB,
+                  GetrfRolledShape<S, K, NR>::shared_bytes());
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuRegisterRolled) {

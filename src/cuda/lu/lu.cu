@@ -20,7 +20,9 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       const bool single_complex = p == DevPrec::c16 || p == DevPrec::c32;
       const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, single_complex) ? LuRoutine::getri : r;
       if (!lu_rolled(p, rule, side)) return c;
-      return lu_rolled_narrow(p, r, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
+      // Rows of 24 for the inverse where getri's call takes them: the same kernels as the calls.
+      const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
+      return lu_rolled_narrow(p, narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);

@@ -112,13 +112,14 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
   }
   return false;
 }
-// getrf of orders up to kLuRolledNarrowRow in c64 (latency-bound at 8 warps an SM, 205 registers
-// a thread): the rolled kernel with rows of 24 registers (161 registers, 12 warps an SM, a
-// quarter fewer multiply-adds). NOT MEASURED YET (branch next/rolled-24):
-// BLAS_BATCHED_LU_ROLLED_NARROW=0 turns it off for the A/B.
+// getrf and getri of orders up to kLuRolledNarrowRow in c64: the rolled kernels with rows of 24
+// registers. getrf: 161 registers instead of 205, 12 warps an SM instead of 8, a quarter fewer
+// multiply-adds; getri: 22 KB of shared memory a warp instead of 33 and 192 registers instead
+// of 240 (8 warps an SM instead of 6; capped at 168 registers it spills 108 bytes). The inverse without its one-pass kernel follows getri's choice (lu_config). NOT MEASURED
+// YET (branch next/experiments): BLAS_BATCHED_LU_ROLLED_NARROW=0 turns it off for the A/B.
 constexpr int kLuRolledNarrowRow = 24;
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
-  return r == LuRoutine::getrf && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
+  return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
 static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
               "the inverse's rolled orders are rolled in getri's call too");

@@ -6,7 +6,8 @@
 // entry outside 1..n or an exactly zero U(i,i) leaves the problem untouched, as LAPACK does.
 // ROLLED (K = 32, lu_tuning.hpp): the two solves loop over the columns instead of being
 // unrolled (the unrolled kernel's code outgrows the instruction caches, as getrf's does), x
-// shifting through the registers and each finished entry waiting in shared memory.
+// shifting through the registers and each finished entry waiting in shared memory; NR < K (c64
+// of orders up to 24): the matrix staged NR x NR and rows of NR registers.
 #pragma once
 #include "lu_common.cuh"
 

@@ -16,7 +16,7 @@ enum LuConfig : int {
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
-  kLuRegisterRolledNarrow,  // getrf_register_rolled.cuh with rows of kLuRolledNarrowRow registers
+  kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -46,8 +46,8 @@ constexpr int lu_shared_elements(int config) {
 // granularity).
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
 constexpr int kLuThreadWarps = 4;
-// The rolled kernels (kLuRegisterRolled) run one problem a warp with shared memory a warp (getri:
-// 33 KB in c64): blocks of one warp, so that an SM fills up to what registers and shared memory
+// The rolled kernels (kLuRegisterRolled, kLuRegisterRolledNarrow) run one problem a warp with
+// shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so that an SM fills up to what registers and shared memory
 // allow.
 constexpr int kLuRolledWarps = 1;
 // The register configuration of side K, and the warps per block of a register configuration.

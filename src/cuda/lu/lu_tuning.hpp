@@ -47,8 +47,8 @@ constexpr int lu_shared_elements(int config) {
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
 constexpr int kLuThreadWarps = 4;
 // The rolled kernels (kLuRegisterRolled, kLuRegisterRolledNarrow) run one problem a warp with
-// shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so that an SM fills up to what registers and shared memory
-// allow.
+// shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so
+// that an SM fills up to what registers and shared memory allow.
 constexpr int kLuRolledWarps = 1;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }

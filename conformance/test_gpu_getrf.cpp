@@ -759,8 +759,9 @@ std::vector<int> large_orders(bool with_512) {
 // Tall and wide shapes: within the register kernels, then beyond.
 template <class T>
 std::vector<std::pair<int, int>> rect_shapes() {
-  std::vector<std::pair<int, int>> v = {{32, 5}, {5, 32}, {17, 9}, {9, 17}, {1, 32}, {32, 1}, {31, 2}, {2, 31},
-                                        {3, 1},  {1, 3},  {0, 5}, {5, 0},  {0, 0}};
+  std::vector<std::pair<int, int>> v = {{32, 5}, {5, 32}, {17, 9}, {9, 17}, {24, 19}, {19, 24}, {23, 24}, {24, 23},
+                                       {1, 32}, {32, 1}, {31, 2}, {2, 31}, {3, 1},   {1, 3},   {0, 5},   {5, 0},
+                                       {0, 0}};
   if (gpu::reduced()) v = {{32, 5}, {5, 32}, {17, 9}, {1, 32}, {32, 1}, {0, 5}};
   v.insert(v.end(), {{100, 33}, {33, 100}});
   if (!gpu::reduced()) v.insert(v.end(), {{300, 7}, {7, 300}, {64, 40}, {40, 64}});
@@ -1497,7 +1498,7 @@ bool one_pass_inverse_order(int n) {
 
 template <class T>
 void inverse_in_one_call(BLAS_Layout layout) {
-  const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 32, 33, 100};
+  const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 20, 24, 32, 33, 100};
   constexpr int kCount = 5, kNullA = 1;  // problem 1 of group 0: NULL A
   // And problem 1 of the order-33 group (blocked getrf: on device pointer arrays its operands
   // lead to the driver's scratch, which getri must skip).

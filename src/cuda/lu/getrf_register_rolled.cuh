@@ -12,18 +12,21 @@
 
 namespace bb::cuda {
 
-template <class S, int K>
+// K lanes a problem (its rows), a row of NR registers (orders up to NR).
+template <class S, int K, int NR = K>
 struct GetrfRolledShape {
   using CT = typename dev<S>::C;
   static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
-  static constexpr int REGS = GetrfRegisterShape<S, K>::REGS;
+  // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed complex row (c64 at
+  // NR = 24: 161 registers, no spill, 12 warps an SM instead of 8).
+  static constexpr int REGS = NR * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? 64 : NR < K ? 72 : 80);
   // An SM's warps are spread over its four register files (16384 registers each), so it holds
   // four times the warps one file holds (a bound of 9 one-warp blocks would cap the registers at
   // 3 warps a file: 168, and spill).
   static constexpr int MIN_BLOCKS = 4 * (16384 / (32 * (REGS < 255 ? REGS : 255))) / WPB;
   static_assert(MIN_BLOCKS > 0, "a block's warps fit the register files");
-  // The finished columns: K per thread, element j of lane l of warp w at [j][w * 32 + l].
-  static constexpr int shared_bytes() { return K * THREADS * int(sizeof(CT)); }
+  // The finished columns: NR per thread, element j of lane l of warp w at [j][w * 32 + l].
+  static constexpr int shared_bytes() { return NR * THREADS * int(sizeof(CT)); }
 };
 
 // One step on the thread's row, whose register q holds the step's column i (ROWS lanes a
@@ -52,7 +55,7 @@ __device__ __forceinline__ void rolled_steps(CT (&row)[K], int &i, int mn, int n
     rolled_step<ROWS, 0>(r, i, t, pivot_row_buf, cur, done, info, my_piv);
     if (i + 1 < mn) rolled_step<ROWS, 1>(r, i + 1, t, pivot_row_buf, cur, done, info, my_piv);
     finished[i * stride] = r[0];
-    finished[(i + 1) * stride] = r[1];  // i even, i + 1 <= K - 1 (an odd mn's column mn: unused when mn = n)
+    finished[(i + 1) * stride] = r[1];  // i even, i + 1 <= NR - 1 (an odd mn's column mn: unused when mn = n)
 #pragma unroll
     for (int j = 0; j + 2 < W; ++j) r[j] = r[j + 2];
     r[W - 2] = r[W - 1] = from_real<CT>(real_t<CT>(0));
@@ -60,10 +63,10 @@ __device__ __forceinline__ void rolled_steps(CT (&row)[K], int &i, int mn, int n
   if constexpr (NEXT > 0) rolled_steps<ROWS, NEXT>(row, i, mn, n, t, pivot_row_buf, finished, stride, cur, done, info, my_piv);
 }
 
-template <class S, int K>
-__global__ void __launch_bounds__(GetrfRolledShape<S, K>::THREADS, GetrfRolledShape<S, K>::MIN_BLOCKS)
+template <class S, int K, int NR = K>
+__global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRolledShape<S, K, NR>::MIN_BLOCKS)
     getrf_register_rolled(const __grid_constant__ FactorLaunch L) {
-  using Shape = GetrfRolledShape<S, K>;
+  using Shape = GetrfRolledShape<S, K, NR>;
   using CT = typename dev<S>::C;
   constexpr int WPB = Shape::WPB, PPW = 32 / K, THREADS = Shape::THREADS;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
@@ -72,16 +75,16 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K>::THREADS, GetrfRolledSh
   CT *finished = reinterpret_cast<CT *>(rolled_shared) + threadIdx.x;  // column j at finished[j * THREADS]
   CT *pivot_row_buf = pivot_rows[warp] + q * K;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
-    const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);
-    CT r[K];
-    P.load<K>(r);
+    const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);  // n <= NR (lu_config)
+    CT r[NR];
+    P.load<NR>(r);
     int cur = t, info = 0, my_piv = 0;
     bool done = !P.has_row;
     int i = 0;  // the column in r[0]
-    rolled_steps<K, K>(r, i, P.mn, P.n, t, pivot_row_buf, finished, THREADS, cur, done, info, my_piv);
+    rolled_steps<K, NR>(r, i, P.mn, P.n, t, pivot_row_buf, finished, THREADS, cur, done, info, my_piv);
     // The columns right of the last step (wide problems): r[j] is column i + j.
 #pragma unroll
-    for (int j = 0; j < K; ++j)
+    for (int j = 0; j < NR; ++j)
       if (i + j < P.n) finished[(i + j) * THREADS] = r[j];
 
     S *out = P.row(cur);

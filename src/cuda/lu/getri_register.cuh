@@ -6,17 +6,19 @@
 // entry outside 1..n or an exactly zero U(i,i) leaves the problem untouched, as LAPACK does.
 // ROLLED (K = 32, lu_tuning.hpp): the two solves loop over the columns instead of being
 // unrolled (the unrolled kernel's code outgrows the instruction caches, as getrf's does), x
-// shifting through the registers and each finished entry waiting in shared memory.
+// shifting through the registers and each finished entry waiting in shared memory; NR < K (c64
+// of orders up to 24): the matrix staged NR x NR and rows of NR registers.
 #pragma once
 #include "lu_common.cuh"
 
 namespace bb::cuda {
 
 // Shared memory of a warp: its 32 / K problems, K x (K + 1) each (the pad spreads the problems
-// of one warp over the banks); ROLLED: and K finished entries a lane.
-template <class S, int K, bool ROLLED = false>
+// of one warp over the banks); ROLLED: and NR finished entries a lane. NR: the orders the kernel
+// takes (K unless a narrower rolled form, one problem a warp, holds NR x NR).
+template <class S, int K, bool ROLLED = false, int NR = K>
 constexpr int getri_register_warp_bytes() {
-  return 32 * (K + 1 + (ROLLED ? K : 0)) * int(sizeof(typename dev<S>::C));
+  return ((32 / K) * NR * (NR + 1) + (ROLLED ? 32 * NR : 0)) * int(sizeof(typename dev<S>::C));
 }
 
 // x = L \ x from column k on, L unit lower in column-major M (leading dimension LDK): x[j] is
@@ -66,17 +68,18 @@ __device__ __forceinline__ void getri_backward_rolled(CT (&row)[K], int &k, cons
   if constexpr (NEXT > 0) getri_backward_rolled<NEXT, K, LDK>(row, k, M, fin, stride);
 }
 
-template <class S, int K, int WPB, bool ROLLED = false>
+template <class S, int K, int WPB, bool ROLLED = false, int NR = K>
 __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int PPW = 32 / K, LDK = K + 1;
+  constexpr int PPW = 32 / K, LDK = NR + 1;
+  static_assert(NR == K || ROLLED, "narrower rows: the rolled form only");
   constexpr unsigned kSegment = K == 32 ? ~0u : (1u << K) - 1;
   extern __shared__ __align__(16) unsigned char lu_smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
-  CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * K * LDK;
+  CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * NR * LDK;
   // ROLLED (one problem a warp): entry i of lane l's x at fin[i * 32], after the warps' matrices.
-  CT *fin = reinterpret_cast<CT *>(lu_smem) + WPB * 32 * LDK + warp * 32 * K + lane;
+  CT *fin = reinterpret_cast<CT *>(lu_smem) + WPB * PPW * NR * LDK + warp * 32 * NR + lane;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -88,7 +91,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     const bool rm = G.row_major, has_row = active && t < n;
     if (has_row)
 #pragma unroll
-      for (int j = 0; j < K; ++j)
+      for (int j = 0; j < NR; ++j)
         if (j < n) M[t + j * LDK] = widen(a[element_index(rm, ld, t, j)]);
     const int my_piv = has_row ? piv[t] : 1;
     __syncwarp();
@@ -109,21 +112,21 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
       if (pos == i) pos = pi;
       else if (pos == pi) pos = i;
     }
-    CT x[K];
+    CT x[NR];
     if constexpr (ROLLED) {
       static_assert(K == 32, "one problem a warp");
       if (compute) {
         const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
 #pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = j == pos ? one : zero_c;
+        for (int j = 0; j < NR; ++j) x[j] = j == pos ? one : zero_c;
         int k = 0;
-        getri_forward_rolled<K, K, LDK>(x, k, n, M, fin, 32);
+        getri_forward_rolled<NR, NR, LDK>(x, k, n, M, fin, 32);
 #pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = j < n ? fin[(n - 1 - j) * 32] : zero_c;
+        for (int j = 0; j < NR; ++j) x[j] = j < n ? fin[(n - 1 - j) * 32] : zero_c;
         k = n - 1;
-        getri_backward_rolled<K, K, LDK>(x, k, M, fin, 32);
+        getri_backward_rolled<NR, NR, LDK>(x, k, M, fin, 32);
 #pragma unroll
-        for (int j = 0; j < K; ++j) x[j] = fin[j * 32];
+        for (int j = 0; j < NR; ++j) x[j] = fin[j * 32];
       }
     } else if (compute) {
       const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
@@ -148,12 +151,12 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     __syncwarp();
     if (compute)
 #pragma unroll
-      for (int i = 0; i < K; ++i)
+      for (int i = 0; i < NR; ++i)
         if (i < n) M[i + t * LDK] = x[i];
     __syncwarp();
     if (compute)
 #pragma unroll
-      for (int j = 0; j < K; ++j)
+      for (int j = 0; j < NR; ++j)
         if (j < n) a[element_index(rm, ld, t, j)] = narrow<S>(M[t + j * LDK]);
     __syncwarp();  // the next problems reuse M
   }

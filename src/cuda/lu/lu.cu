@@ -18,7 +18,10 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
       const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, lu_single_complex(p)) ? LuRoutine::getri : r;
-      return lu_rolled(p, rule, side) ? int(kLuRegisterRolled) : c;
+      if (!lu_rolled(p, rule, side)) return c;
+      // Rows of 24 for the inverse where getri's call takes them: the same kernels as the calls.
+      const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
+      return lu_rolled_narrow(p, narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
@@ -48,6 +51,11 @@ bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;
   return lu_rolled_takes(p, r, side);
+}
+
+bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side) {
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_ROLLED_NARROW");
+  return enabled && lu_rolled_narrow_takes(p, r, side);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

@@ -33,7 +33,8 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   };
   constexpr bool kSingleComplex = lu_single_complex(dev_prec_of<S>());
   // The rolled configuration has no one-pass inverse: its getrf, then its getri.
-  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || !(lu_is_register(config) &&
+  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
+                                            !(lu_is_register(config) &&
                                             lu_one_pass(lu_register_side(config), kSingleComplex)))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
     if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
@@ -41,6 +42,16 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
+  if (config == kLuRegisterRolledNarrow) {  // getrf and getri of c64 only (lu_rolled_narrow_takes)
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
+    const int64_t blocks = (units + WPB - 1) / WPB;
+    if constexpr (std::is_same_v<S, cplx<double>>) {
+      if (getrf) return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
+      if (routine == LuRoutine::getri)
+        return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
+    }
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;
     const int64_t blocks = (units + WPB - 1) / WPB;

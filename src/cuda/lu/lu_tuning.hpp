@@ -16,6 +16,7 @@ enum LuConfig : int {
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
+  kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -24,7 +25,7 @@ static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared conf
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
-  return config == kLuRegisterRolled ? kLuRegisterMax : 2 << config;
+  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax : 2 << config;
 }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
@@ -33,7 +34,7 @@ constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side
 // Problems per unit of work (a warp's task).
 constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
 constexpr bool lu_is_register(int config) {
-  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled;
+  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow;
 }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
@@ -45,15 +46,15 @@ constexpr int lu_shared_elements(int config) {
 // granularity).
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
 constexpr int kLuThreadWarps = 4;
-// The rolled kernels (kLuRegisterRolled) run one problem a warp with shared memory a warp (getri:
-// 33 KB in c64): blocks of one warp, so that an SM fills up to what registers and shared memory
-// allow.
+// The rolled kernels (kLuRegisterRolled, kLuRegisterRolledNarrow) run one problem a warp with
+// shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so
+// that an SM fills up to what registers and shared memory allow.
 constexpr int kLuRolledWarps = 1;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
-         : config == kLuRegisterRolled         ? kLuRolledWarps
+         : config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRolledWarps
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
 }
@@ -110,6 +111,20 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
     case LuRoutine::getrf_getri: return p == DevPrec::c64 && order >= 28;  // against the one-pass kernel
   }
   return false;
+}
+// getrf and getri of orders up to kLuRolledNarrowRow in c64: the rolled kernels with rows of 24
+// registers. getrf: 161 registers instead of 205, 12 warps an SM instead of 8, a quarter fewer
+// multiply-adds; getri: 22 KB of shared memory a warp instead of 33 and 192 registers instead
+// of 240 (8 warps an SM instead of 6; capped at 168 registers it spills 108 bytes). Measured on
+// the H200 (s32, strided, about 1 GB, ms rows of 24 / rows of 32 / cuBLAS) at 17, 18, 19, 20, 22, 24:
+//   getrf 1.21 / 1.48 / 1.01, 1.11 / 1.39 / 0.96, 1.11 / 1.36 / 1.13, 1.05 / 1.27 / 0.90,
+//         0.98 / 1.21 / 0.93, 0.92 / 1.10 / 0.95
+//   getri 1.77 / 2.26, 1.61 / 2.03, 1.59 / 2.00, 1.45 / 1.81, 1.29 / 1.68, 1.19 / 1.53
+// The inverse without its one-pass kernel follows getri's choice (lu_config).
+// BLAS_BATCHED_LU_ROLLED_NARROW=0 turns it off.
+constexpr int kLuRolledNarrowRow = 24;
+constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
+  return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
 static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
               "the inverse's rolled orders are rolled in getri's call too");

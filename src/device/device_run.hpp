@@ -32,6 +32,8 @@
 #include <string>
 #include <vector>
 
+#include "pointer_scan.hpp"
+
 namespace bb::device {
 
 // Chunk bounds: the pinned memory a thread holds per device stays below
@@ -494,42 +496,26 @@ class DeviceRun {
 
   // The pointer pass over problems [lo, hi) of a segment (its numbering): whether every used
   // operand is evenly spaced, the OR of the addresses, and the problems with a NULL pointer,
-  // which get info -k; the others get info 0. One tight loop per operand (vectorized, at the
-  // speed of memory); only a run holding a NULL pointer takes the per-problem path. `shared`:
+  // which get info -k; the others get info 0. One loop over the operands' arrays (vectorized,
+  // pointer_scan.cpp); only a run holding a NULL pointer takes the per-problem path. `shared`:
   // other threads scan other ranges of the segment, so the results are merged atomically.
   void scan_range(const typename A::Group &d, Segment &sg, int64_t lo, int64_t hi, bool shared) const {
     if (c_.addressing != Addressing::host_arrays) {  // no pointers to read on the host
       if (!late_zeros()) zero_info(sg, lo, hi);
       return;
     }
-    bool strided = true, any_null = false;
+    bool strided = true;
     std::uintptr_t bits = 0;
-    // The needed operands' arrays in one loop: several streams in flight at once (one loop per
-    // array read cold arrays one at a time: 9 us for 1000 problems of three arrays, H200 host).
-    const std::uintptr_t *q[A::kOperands];
-    std::uintptr_t base[A::kOperands], step[A::kOperands], off[A::kOperands], ors[A::kOperands];
+    static_assert(A::kOperands <= kScanArraysMax);
+    const std::uintptr_t *q[A::kOperands] = {};
+    std::uintptr_t base[A::kOperands] = {}, step[A::kOperands] = {}, off[A::kOperands] = {}, ors[A::kOperands] = {};
     int which[A::kOperands], n = 0;
     for (int o = 0; o < A::kOperands; ++o) {
       if (!(d.needed >> o & 1u)) continue;
       which[n] = o, q[n] = reinterpret_cast<const std::uintptr_t *>(d.arrays[o] + sg.first);
-      base[n] = reinterpret_cast<std::uintptr_t>(sg.base[o]), step[n] = std::uintptr_t(sg.stride[o]);
-      off[n] = ors[n] = 0, ++n;
+      base[n] = reinterpret_cast<std::uintptr_t>(sg.base[o]), step[n] = std::uintptr_t(sg.stride[o]), ++n;
     }
-    std::uintptr_t nulls = 0;
-    if (n == A::kOperands) {  // the usual case: a fixed count the compiler unrolls
-      for (int64_t i = lo; i < hi; ++i)
-        for (int j = 0; j < A::kOperands; ++j) {
-          const std::uintptr_t a = q[j][i];
-          off[j] |= a ^ (base[j] + std::uintptr_t(i) * step[j]), nulls |= a == 0, ors[j] |= a;
-        }
-    } else {
-      for (int64_t i = lo; i < hi; ++i)
-        for (int j = 0; j < n; ++j) {
-          const std::uintptr_t a = q[j][i];
-          off[j] |= a ^ (base[j] + std::uintptr_t(i) * step[j]), nulls |= a == 0, ors[j] |= a;
-        }
-    }
-    any_null = nulls != 0;
+    const bool any_null = scan_pointers(n, q, base, step, lo, hi, off, ors);
     for (int j = 0; j < n; ++j)
       if (d.used >> which[j] & 1u) strided = strided && off[j] == 0, bits |= ors[j];
     int64_t skipped = 0;

@@ -81,6 +81,7 @@ constexpr int lu_warps_per_block(int config) {
 // (getrf, getri and the inverse's pair) from that order on in every precision (33: nowhere), for
 // tests and A/B runs.
 constexpr int kLuRolledWidthStep = 8;  // rows of 32, 24, 16, 8 registers: a loop each
+constexpr int kLuRolledNarrowRow = 24;  // c64's rows at 17..24 (lu_rolled_narrow_takes)
 //
 // getri's rolled form (getri_register.cuh, ROLLED: both triangular solves in loops, x shifting
 // through the registers) against the unrolled kernel, the same measurement (getri of the
@@ -108,7 +109,8 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
     case LuRoutine::getrf:
       return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 ? order <= 23 : p == DevPrec::r16 ? order <= 21 : true;
     case LuRoutine::getri: return p == DevPrec::r64 ? order <= 25 : true;
-    case LuRoutine::getrf_getri: return p == DevPrec::c64 && order >= 28;  // against the one-pass kernel
+    case LuRoutine::getrf_getri:  // against the one-pass kernel: the pair with rows of 24 below 25 (s32)
+      return p == DevPrec::c64 && (order <= kLuRolledNarrowRow || order >= 28);
   }
   return false;
 }
@@ -120,13 +122,16 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 //   getrf 1.21 / 1.48 / 1.01, 1.11 / 1.39 / 0.96, 1.11 / 1.36 / 1.13, 1.05 / 1.27 / 0.90,
 //         0.98 / 1.21 / 0.93, 0.92 / 1.10 / 0.95
 //   getri 1.77 / 2.26, 1.61 / 2.03, 1.59 / 2.00, 1.45 / 1.81, 1.29 / 1.68, 1.19 / 1.53
-// The inverse without its one-pass kernel follows getri's choice (lu_config).
-// BLAS_BATCHED_LU_ROLLED_NARROW=0 turns it off.
-constexpr int kLuRolledNarrowRow = 24;
+// The inverse in one call takes that pair (lu_config: getri's choice) at 17..24, against its
+// one-pass kernel (device pointer arrays, ms pair / one-pass at 17, 18, 20, 22, 24, 26, 27):
+//   2.95 / 3.45, 2.69 / 3.32, 2.48 / 3.00, 2.29 / 2.64, 2.09 / 2.47; 26, 27 (rows of 32):
+//   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27). BLAS_BATCHED_LU_ROLLED_NARROW=0 turns
+// the rows of 24 off (the inverse then takes the pair with rows of 32 at 17..24).
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
-static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
+static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 17) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 24) &&
+                  lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
               "the inverse's rolled orders are rolled in getri's call too");
 
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one

@@ -381,7 +381,10 @@ int getrf_part(Session &s, const Part<S> &t, cublasHandle_t h) {
   }
   enqueue(s, getrf_redo_lists<S>, s.block_grid(t.P), 256, r.A, r.ipiv, n, kCublasPivots ? t.w : nullptr,
           kCublasPivots ? t.early : nullptr, t.found, r.codes, r.info, t.lists + t.P, t.lists + 2 * t.P, t.P);
-  return getrf_redo(s, t, lu_blocked(dev_prec_of<S>(), n, n));
+  // Complex: every problem factored here, blocked where getrf's own call would block this run
+  // (getrf_by_blocks: not a run of few problems among many runs, factor_blocked_run), so that
+  // the inverse in one call stays bit for bit getrf then getri (a call of 9 groups differed).
+  return getrf_redo(s, t, kCublasPivots ? lu_blocked(dev_prec_of<S>(), n, n) : r.getrf_by_blocks);
 }
 
 // cuBLAS getriBatched out of place, from a copy of A, into A; codes and restores as LAPACK's getri.

@@ -1475,12 +1475,12 @@ TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
 // BLAS_getrf_getri_batched against getrf followed by getri on the same backend: the same ipiv,
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;
 // regular problems hold inv(A) (residual ||I - A X||), bit for bit the two calls' result where
-// the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, c64 above 27,
-// r128/c128) and not necessarily where the one-pass kernels run (unrounded factors,
+// the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, c64 from 17 to
+// 24 and above 27, r128/c128) and not necessarily where the one-pass kernels run (unrounded factors,
 // Gauss-Jordan). Host pointer arrays with host info, and device pointer arrays with device
 // info; orders of the one-problem-per-thread kernels, the register kernels, the blocked getrf
-// and getri's shared kernel; a singular problem in each group, a NULL A in the first and in a
-// blocked one.
+// (and a blocked order left unblocked among many runs) and getri's shared kernel; a singular
+// problem in each group, a NULL A in the first and in a blocked one.
 
 // The orders at which the inverse in one call runs its one-pass kernels (lu_one_pass_inverse and
 // lu_rolled_takes in src/cuda/lu/lu_tuning.hpp): every order up to 32 but c32's and c16's above
@@ -1499,21 +1499,25 @@ bool one_pass_inverse_order(int n) {
 
 template <class T>
 void inverse_in_one_call(BLAS_Layout layout) {
-  // Nine groups: more runs than kBlockedSerialRuns, so the order-100 group (5 problems) is not
-  // blocked in getrf's call, nor in the inverse's (which once blocked it under the vendor backend).
-  const std::vector<int> orders = is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 20, 24, 26, 32, 33, 100};
-  constexpr int kCount = 5, kNullA = 1;  // problem 1 of group 0: NULL A
+  // Ten groups, more runs than kBlockedSerialRuns: orders 33 and 100 with kBlockedMinProblems
+  // problems stay blocked (factor_blocked_run), order 48 with 5 does not, in getrf's call and in
+  // the inverse's (whose vendor path once blocked such a run: rounding apart from the two calls).
+  const std::vector<int> orders =
+      is_quad<T> ? std::vector<int>{3, 33} : std::vector<int>{3, 8, 13, 20, 24, 26, 32, 33, 48, 100};
+  const auto count_of = [](int order) { return order == 33 || order == 100 ? 16 : 5; };
+  constexpr int kNullA = 1;  // problem 1 of group 0: NULL A
   // And problem 1 of the order-33 group (blocked getrf: on device pointer arrays its operands
   // lead to the driver's scratch, which getri must skip).
-  const int null_blocked = int(std::find(orders.begin(), orders.end(), 33) - orders.begin()) * kCount + 1;
+  int null_blocked = 0;
   std::vector<LuProblem<T>> problems;
   std::vector<int> n, ld, sizes;
   for (int order : orders) {
-    const int pad = random_int(0, 3);
-    for (int i = 0; i < kCount; ++i)
+    const int pad = random_int(0, 3), count = count_of(order);
+    if (order == 33) null_blocked = int(problems.size()) + 1;
+    for (int i = 0; i < count; ++i)
       problems.push_back(i == 2 ? dominant_problem<T>(order, order, layout, pad, {random_int(0, order - 1)})
                                 : dominant_problem<T>(order, order, layout, pad));
-    n.push_back(order), ld.push_back(problems.back().A.ld), sizes.push_back(kCount);
+    n.push_back(order), ld.push_back(problems.back().A.ld), sizes.push_back(count);
   }
   const int total = int(problems.size()), G = int(orders.size());
   std::vector<std::size_t> at(total);  // element offsets of the matrices in one device buffer

@@ -31,7 +31,7 @@ bool scan_pointers(int n, const std::uintptr_t *const *q, const std::uintptr_t *
     case 0: return false;
     case 1: return scan_fixed<1>(q, base, step, lo, hi, off, ors);
     case 2: return scan_fixed<2>(q, base, step, lo, hi, off, ors);
-    default: return scan_fixed<kScanArraysMax>(q, base, step, lo, hi, off, ors);
+    default: static_assert(kScanArraysMax == 3); return scan_fixed<3>(q, base, step, lo, hi, off, ors);  // n <= 3 (the caller's static_assert)
   }
 }
 

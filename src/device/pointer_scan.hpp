@@ -8,7 +8,7 @@ namespace bb::device {
 
 constexpr int kScanArraysMax = 3;  // the adapters' kOperands at most
 
-// Over problems [lo, hi) of n (1..kScanArraysMax) pointer arrays q[j] (numbered from the
+// Over problems [lo, hi) of n (0..kScanArraysMax) pointer arrays q[j] (numbered from the
 // segment's first problem): ORs into off[j] the bits where q[j][i] differs from
 // base[j] + i * step[j] and into ors[j] the addresses; returns whether one of them is NULL.
 // Cloned for AVX-512, AVX2 and baseline x86-64 (the loader picks): at the baseline the loop

@@ -130,9 +130,20 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
-static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 17) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 24) &&
-                  lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 28) && lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 32),
-              "the inverse's rolled orders are rolled in getri's call too");
+// The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
+// kernels there), and the narrow orders are rolled orders of getrf and getri alike.
+constexpr DevPrec kLuRolledPrecisions[] = {DevPrec::r16, DevPrec::c16, DevPrec::r32, DevPrec::c32, DevPrec::r64, DevPrec::c64};
+constexpr bool lu_rolled_rules_agree() {
+  for (const DevPrec p : kLuRolledPrecisions)
+    for (int n = 1; n <= kLuRegisterMax; ++n) {
+      if (lu_rolled_takes(p, LuRoutine::getrf_getri, n) && !lu_rolled_takes(p, LuRoutine::getri, n)) return false;
+      const bool narrow = lu_rolled_narrow_takes(p, LuRoutine::getrf, n);
+      if (narrow != lu_rolled_narrow_takes(p, LuRoutine::getri, n)) return false;
+      if (narrow && !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getri, n))) return false;
+    }
+  return true;
+}
+static_assert(lu_rolled_rules_agree(), "the rolled rules of getrf, getri and the inverse agree");
 
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
@@ -141,8 +152,8 @@ static_assert(lu_rolled_takes(DevPrec::c64, LuRoutine::getri, 17) && lu_rolled_t
 // Single-precision complex (c32, c16) at K = 32 keeps getrf's kernel then getri's: 240
 // registers a thread, and measured slower at n = 20 and 24 (H100, c32: 4.6 / 3.9 ms against
 // 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32. Where
-// lu_rolled_takes gives the inverse the rolled getrf and getri (c16 and c32 at 17..32, c64 from
-// 28), those run instead (kLuRegisterRolled has no one-pass kernel).
+// lu_rolled_takes gives the inverse the rolled getrf and getri (c16 and c32 at 17..32, c64 at
+// 17..24 and from 28), those run instead (the rolled configurations have no one-pass kernel).
 constexpr bool lu_single_complex(DevPrec p) { return p == DevPrec::c16 || p == DevPrec::c32; }
 constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
   return K <= 16 || (K <= kLuRegisterMax && !single_complex);

@@ -1484,7 +1484,8 @@ TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
 
 // The orders at which the inverse in one call runs its one-pass kernels (lu_one_pass_inverse and
 // lu_rolled_takes in src/cuda/lu/lu_tuning.hpp): every order up to 32 but c32's and c16's above
-// 16 and c64's from 17 to 24 and above 27; the tuning variables the ctests set move them.
+// 16 and c64's from 17 to 24 (unless BLAS_BATCHED_LU_ROLLED_NARROW=0) and above 27; the tuning
+// variables the ctests set move them.
 template <class T>
 bool one_pass_inverse_order(int n) {
   if (is_quad<T> || n > 32) return false;
@@ -1493,7 +1494,9 @@ bool one_pass_inverse_order(int n) {
   const bool c64 = is_cplx<T> && sizeof(T) == 16, single_complex = is_cplx<T> && sizeof(T) <= 8;
   const int forced = rolled && std::atoi(rolled) > 0 ? std::atoi(rolled) : 0;
   if (n > 16 && forced && n >= forced) return false;  // the rolled getrf then getri
-  if (n > 16 && !forced && c64 && (n <= 24 || n >= 28)) return false;  // (rows of 24 up to 24)
+  const char *narrow = std::getenv("BLAS_BATCHED_LU_ROLLED_NARROW");
+  const bool narrow_rows = !(narrow && narrow[0] == '0');  // the pair at 17..24 needs them
+  if (n > 16 && !forced && c64 && ((n <= 24 && narrow_rows) || n >= 28)) return false;
   return n <= (single_complex ? 16 : 32);
 }
 

@@ -50,6 +50,11 @@ bool lu_one_pass(int K, bool single_complex) {
 bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;
+  // The inverse takes the pair at the narrow orders for its rows of 24: with them switched off,
+  // its one-pass kernel again (rows of 32 lost to it there).
+  if (r == LuRoutine::getrf_getri && lu_rolled_narrow_takes(p, LuRoutine::getri, side) &&
+      !lu_rolled_narrow(p, LuRoutine::getri, side))
+    return false;
   return lu_rolled_takes(p, r, side);
 }
 

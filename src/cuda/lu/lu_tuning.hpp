@@ -126,7 +126,7 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 // one-pass kernel (device pointer arrays, ms pair / one-pass at 17, 18, 20, 22, 24, 26, 27):
 //   2.95 / 3.45, 2.69 / 3.32, 2.48 / 3.00, 2.29 / 2.64, 2.09 / 2.47; 26, 27 (rows of 32):
 //   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27). BLAS_BATCHED_LU_ROLLED_NARROW=0 turns
-// the rows of 24 off (the inverse then takes the pair with rows of 32 at 17..24).
+// the rows of 24 off (the inverse then takes its one-pass kernel at 17..24 again: lu_rolled).
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }

@@ -30,7 +30,7 @@ int Session::slot_upload(int, std::size_t) { return status_; }
 int Session::slot_wait(int) { return status_; }
 int Session::slot_release(int) { return status_; }
 int info_clear(Session &s, int *, int64_t, void *) { return s.status(); }
-int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t) { return s.status(); }
+int info_collect(Session &s, const int *, int64_t, void *, void *, int64_t, int64_t) { return s.status(); }
 int info_fill(Session &s, int *, int64_t, int) { return s.status(); }
 int info_count(Session &s, const int *, int64_t, uint64_t *, uint64_t *) { return s.status(); }
 int check_pointers(Session &s, const PointerCheckRun *, const PointerCheckRun *, int, int64_t, int *, int *, bool) {
@@ -40,6 +40,8 @@ int Session::download(void *, const void *, std::size_t) { return status_; }
 int Session::upload(void *, const void *, std::size_t) { return status_; }
 bool Session::capturing() { return false; }
 void *Session::workspace_pool() { return nullptr; }
+void *Session::pool_alloc(std::size_t) { return nullptr; }
+void Session::pool_free(void *) {}
 int Session::upload_matrix(void *, const void *, std::size_t, std::size_t, std::size_t) { return status_; }
 int Session::sync() { return status_; }
 int Session::activate() { return status_; }

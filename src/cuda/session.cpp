@@ -350,6 +350,22 @@ void *Session::workspace_pool() {
   return pools[ordinal_] = pool;
 }
 
+void *Session::pool_alloc(std::size_t bytes) {
+  const auto pool = static_cast<cudaMemPool_t>(workspace_pool());
+  void *p = nullptr;
+  if (status_ || !pool || !bytes) return nullptr;
+  started();
+  if (cudaMallocFromPoolAsync(&p, bytes, pool, static_cast<cudaStream_t>(stream())) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+void Session::pool_free(void *p) {
+  if (p && cudaFreeAsync(p, static_cast<cudaStream_t>(stream())) != cudaSuccess) cudaGetLastError();
+}
+
 bool Session::capturing() {
   cudaStreamCaptureStatus c = cudaStreamCaptureStatusNone;
   if (status_ || CHECK(cudaStreamIsCapturing(static_cast<cudaStream_t>(stream()), &c))) return false;

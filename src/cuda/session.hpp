@@ -116,6 +116,11 @@ class Session {
   // everything back to the driver at every synchronisation and the next call allocate again.
   void *workspace_pool();
   static constexpr unsigned long long kWorkspaceKept = 256ull << 20;
+  // `bytes` of that pool, ordered on the stream; null when none can be had (the session's
+  // status untouched: callers fall back). pool_free gives it back, ordered after the work
+  // enqueued so far.
+  void *pool_alloc(std::size_t bytes);
+  void pool_free(void *p);
   int status() const { return status_; }
   int fail(int code) {
     if (!status_) status_ = code;

@@ -13,6 +13,7 @@
 // caller's info when the slot is next used, or when the call finishes.
 #pragma once
 #include "../host/host_backend.hpp"
+#include "../cuda/factor_run.hpp"  // tuning_env
 #include "../cuda/info/info_channel.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
@@ -44,6 +45,18 @@ constexpr int64_t kFirstChunk = 16384, kChunkProblems = 262144;
 constexpr int64_t kChunkSegments = 16384;
 // Info list entries that come back with every chunk; more (many failures) cost one more copy.
 constexpr int64_t kInfoCopied = 1024;
+// A strided call whose numerical codes come back to a host info (or to the return value): its
+// codes (4 bytes a problem) live in the workspace pool rather than the pinned slot, so a chunk
+// can hold this many problems; the slot keeps only the list's first kInfoCopied entries. With
+// kChunkProblems, r64 n = 2 (13.9 million problems) took 53 chunks of about 42 us of host time
+// each against 2.5 us of device work: 2.2 ms, against 0.8 for the same call on device arrays.
+constexpr int64_t kStridedCodesChunk = int64_t(1) << 24;
+// BLAS_BATCHED_STRIDED_CODES_CHUNK=<n> (read once per process): tests make a strided call of a
+// few thousand problems take several such chunks.
+inline int64_t strided_codes_chunk() {
+  static const int64_t forced = cuda::tuning_env("BLAS_BATCHED_STRIDED_CODES_CHUNK");
+  return forced ? forced : kStridedCodesChunk;
+}
 // A thread keeps its device pass's host buffers between calls for up to this many device
 // groups per call (about 12 MB); larger calls free theirs.
 constexpr std::size_t kKeptGroups = 262144;
@@ -144,6 +157,7 @@ class DeviceRun {
       int st = s.finish(ms, wait_);
       if (!st) st = s.activate();  // the slots' memory is on this device
       for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.b->returned[slot], slot);
+      release_codes(w);
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
@@ -232,6 +246,13 @@ class DeviceRun {
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         if (collect())
           for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
+        // A strided call's codes in the pool, one area per slot in use; none to be had leaves
+        // the codes in the slots, in chunks of kChunkProblems.
+        if (collect() && c_.addressing == Addressing::strided) {
+          const int64_t per = std::min(start[n], strided_codes_chunk());
+          for (int k = 0; k < (start[n] > per ? 2 : 1); ++k) w.codes[k] = static_cast<int *>(w.session->pool_alloc(std::size_t(per) * sizeof(int)));
+          if (!w.codes[0] || (start[n] > per && !w.codes[1])) release_codes(w);
+        }
         if (device_arrays()) ch.checks.resize(most);
         // Captured into a graph, a call must need no upload (SPEC.md section 9.3): beyond this
         // many groups a chunk may need tables; refused before anything is enqueued.
@@ -276,6 +297,7 @@ class DeviceRun {
     bool pending = false;
     std::size_t list_at = 0;
     int64_t problems = 0;
+    const int *codes = nullptr;  // set when the list holds only its head: the chunk's codes
     std::vector<int64_t> starts, firsts;
   };
   using DeviceReturns = std::array<Returned, cuda::Session::kSlots>;
@@ -312,7 +334,11 @@ class DeviceRun {
     // rest is less than another such chunk, a second chunk costs more (a launch, or a cuBLAS
     // call's host time: 46 us for r64 n = 32's two) than scanning it first (about 8 us).
     const int64_t first_chunk = total <= 2 * kFirstChunk ? total : kFirstChunk;
-    int64_t limit = c_.addressing == Addressing::host_arrays ? first_chunk : whole ? total : kChunkProblems;
+    int64_t limit = c_.addressing == Addressing::host_arrays ? first_chunk
+                    : whole                                  ? total
+                    : w.codes[0]                             ? strided_codes_chunk()
+                                                             : kChunkProblems;
+    std::copy(w.codes, w.codes + cuda::Session::kSlots, ch.pool_codes);
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_ = debug_timing();
@@ -436,6 +462,9 @@ class DeviceRun {
     std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
     std::size_t blocks_at[A::kConfigs] = {};  // with a table: each thread block's first run
     std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
+    int64_t list_capacity = 0;  // entries its list holds
+    int *pool_codes[cuda::Session::kSlots] = {};  // per slot: codes in the pool (strided calls), or null
+    int *codes = nullptr;  // where this chunk's kernels write their codes
     std::size_t checks_at = 0;  // device pointer arrays: the check pass's runs, when a table
     std::size_t checked_at = 0, scratch_at = 0;  // their checked copy for vendor runs
     int64_t checked_problems = 0;
@@ -644,9 +673,11 @@ class DeviceRun {
     // channel's codes and list.
     ch.checked_at = at.take(std::size_t(ch.checked_problems) * cuda::kMaxPointerArgs * sizeof(void *));
     ch.scratch_at = at.take(ch.checked_problems ? sum.scratch : 0);
+    int *const pooled = ch.pool_codes[slot];
     if (collect()) {
-      ch.codes_at = at.take(std::size_t(ch.problems) * sizeof(int));
-      ch.list_at = at.take(cuda::info_list_bytes(ch.problems));
+      ch.codes_at = pooled ? 0 : at.take(std::size_t(ch.problems) * sizeof(int));
+      ch.list_capacity = pooled ? kInfoCopied : ch.problems;
+      ch.list_at = at.take(cuda::info_list_bytes(ch.list_capacity));
     }
     ch.slot_bytes = at.bytes;
     // The slot's previous chunk is done with it: its info list is back and goes to the caller
@@ -656,6 +687,7 @@ class DeviceRun {
     ch.host = s.slot_host(slot, std::max<std::size_t>(ch.slot_bytes, 1));
     if (!ch.host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
     ch.device = s.slot_device(slot);
+    ch.codes = !collect() ? nullptr : pooled ? pooled : reinterpret_cast<int *>(ch.device + ch.codes_at);
     return 0;
   }
 
@@ -737,7 +769,7 @@ class DeviceRun {
   ChunkPlace chunk_place(const Chunk &ch) const {
     ChunkPlace p;
     p.pointer_block = ch.device, p.block_problems = ch.block_problems;
-    if (collect()) p.codes = reinterpret_cast<int *>(ch.device + ch.codes_at);
+    p.codes = ch.codes;
     p.checked_block = ch.device + ch.checked_at, p.checked_problems = ch.checked_problems;
     // A device info's codes: from the kernels for strided runs; for device pointer arrays the
     // check pass writes the zeros and NULL problems' codes, and kernels with numerical codes
@@ -792,11 +824,13 @@ class DeviceRun {
         return s.status();
     if (t_vendor > 0) t_vendor_ += omp_get_wtime() - t_vendor;
     if (collect()) {
-      if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied) ||
+      if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied,
+                             ch.list_capacity) ||
           s.slot_release(slot))
         return s.status();
       // Capacity reserved before the thread team: no allocation here.
       returned.pending = true, returned.list_at = ch.list_at, returned.problems = ch.problems;
+      returned.codes = ch.list_capacity < ch.problems ? codes : nullptr;
       returned.starts.assign(ch.starts.begin(), ch.starts.begin() + ch.nseg + 1);
       returned.firsts.clear();
       for (int64_t i = 0; i < ch.nseg; ++i) returned.firsts.push_back(ch.segs[i].first);
@@ -814,7 +848,7 @@ class DeviceRun {
     if (!host) return s.status();
     const char *list = host + r.list_at;
     const int64_t length = cuda::info_list_length(list);
-    if (length > kInfoCopied) {
+    if (length > kInfoCopied && !r.codes) {
       const std::size_t done = cuda::info_list_bytes(kInfoCopied), all = cuda::info_list_bytes(length);
       if (s.download(host + r.list_at + done, s.slot_device(slot) + r.list_at + done, all - done) || s.sync())
         return s.status();
@@ -822,6 +856,15 @@ class DeviceRun {
     const cuda::InfoEntry *e = cuda::info_list_entries(list);
     failures_ += length;
     if (!c_.info) return 0;
+    if (length > kInfoCopied && r.codes) {
+      // The list holds only its head: the codes come back whole, each segment's straight into
+      // info (a strided call's problems are consecutive there, and its codes 0 where it succeeded).
+      const std::size_t segs = r.firsts.size();
+      for (std::size_t k = 0; k < segs; ++k)
+        if (s.download(c_.info + r.firsts[k], r.codes + r.starts[k], std::size_t(r.starts[k + 1] - r.starts[k]) * sizeof(int)))
+          return s.status();
+      return s.sync();
+    }
     for (int64_t i = 0; i < length; ++i) {
       const int64_t pos = e[i].problem;
       const std::size_t seg = std::upper_bound(r.starts.begin(), r.starts.end(), pos) - r.starts.begin() - 1;
@@ -831,13 +874,19 @@ class DeviceRun {
   }
 
   bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
+  void release_codes(DeviceWork &w) const {
+    for (int *&c : w.codes) w.session->pool_free(c), c = nullptr;
+  }
   // A host info's zeros for problems [lo, hi) of a segment whose pointers the host never reads.
   void zero_info(const Segment &sg, int64_t lo, int64_t hi) const {
     if (c_.info) std::memset(c_.info + sg.first + lo, 0, std::size_t(hi - lo) * sizeof(int));
   }
-  // No info list will write the host info: its zeros can wait until the chunk is launched
-  // (r64 strided n = 2: 0.29 ms of zeros before a 0.37 ms kernel).
-  bool late_zeros() const { return c_.addressing != Addressing::host_arrays && !collect(); }
+  // No host pass reads pointers: a host info's zeros can wait until the chunk is launched (r64
+  // strided n = 2: 0.29 ms of zeros before a 0.37 ms kernel). A strided chunk's list is merged
+  // only when its slot comes round again or the call ends, after them.
+  bool late_zeros() const {
+    return c_.addressing == Addressing::strided || (c_.addressing == Addressing::device_arrays && !collect());
+  }
   // Codes come back through the info channel: numerical ones, and NULL entries of device
   // pointer arrays in a blocking call (the return value counts them); except where every
   // code lands in a device info (strided runs, or device pointer arrays), counted at the end.
@@ -867,6 +916,7 @@ class DeviceRun {
   struct DeviceWork {
     int ordinal = -1;
     std::unique_ptr<cuda::Session> session;
+    int *codes[cuda::Session::kSlots] = {};  // a strided call's codes in the pool (see kStridedCodesChunk)
     std::unique_ptr<Buffers> b;
     bool staged = false;  // through host memory (no GPU arithmetic, reference backend)
     int team = 1;

@@ -2,13 +2,16 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 namespace bb::cuda {
 
 namespace {
 
 // One warp ballot per 32 problems: a single atomic per warp that holds a failure, none where
 // every problem succeeded (the usual case), so the pass runs at the speed of reading codes.
-__global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, InfoEntry *entries) {
+// Entries past `capacity` are counted, not written (the caller then reads the codes themselves).
+__global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, InfoEntry *entries, int64_t capacity) {
   const int lane = threadIdx.x & 31;
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i - lane < n;
        i += int64_t(gridDim.x) * blockDim.x) {
@@ -18,7 +21,8 @@ __global__ void collect_kernel(const int *codes, int64_t n, int32_t *length, Inf
     int32_t at = 0;
     if (lane == 0) at = atomicAdd(length, __popc(failed));
     at = __shfl_sync(0xffffffffu, at, 0);
-    if (code) entries[at + __popc(failed & ((1u << lane) - 1))] = InfoEntry{int32_t(i), code};
+    const int32_t place = at + __popc(failed & ((1u << lane) - 1));
+    if (code && place < capacity) entries[place] = InfoEntry{int32_t(i), code};
   }
 }
 
@@ -116,7 +120,8 @@ int info_clear(Session &s, int *codes, int64_t n, void *list_device) {
   return s.check(cudaMemsetAsync(list_device, 0, 8, st));
 }
 
-int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied) {
+int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied,
+                 int64_t capacity) {
   if (s.status()) return s.status();
   const auto st = static_cast<cudaStream_t>(s.stream());
   auto *length = static_cast<int32_t *>(list_device);
@@ -125,10 +130,10 @@ int info_collect(Session &s, const int *codes, int64_t n, void *list_device, voi
     constexpr int kThreads = 256;
     const int64_t blocks = s.grid(n, kThreads);
     s.clear_stale_error();
-    collect_kernel<<<unsigned(blocks), kThreads, 0, st>>>(codes, n, length, entries);
+    collect_kernel<<<unsigned(blocks), kThreads, 0, st>>>(codes, n, length, entries, capacity);
     if (s.check_launch()) return s.status();
   }
-  return s.check(cudaMemcpyAsync(list_host, list_device, info_list_bytes(std::min(copied, n)),
+  return s.check(cudaMemcpyAsync(list_host, list_device, info_list_bytes(std::min({copied, capacity, n})),
                                  cudaMemcpyDeviceToHost, st));
 }
 

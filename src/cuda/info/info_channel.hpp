@@ -35,8 +35,10 @@ inline const InfoEntry *info_list_entries(const void *list) {
 // kernels that write codes.
 int info_clear(Session &s, int *codes, int64_t n, void *list_device);
 // Enqueues the compaction of codes[0, n) into list_device, then the copy of its length and
-// first `copied` entries to list_host (pinned). n < 2^31.
-int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied);
+// first `copied` entries to list_host (pinned). n < 2^31. The list holds at most `capacity`
+// entries; its length counts every failure (more than capacity: read the codes instead).
+int info_collect(Session &s, const int *codes, int64_t n, void *list_device, void *list_host, int64_t copied,
+                 int64_t capacity);
 
 // Enqueues the count of non-zero entries of info[0, n) (device memory) into *count_device, then
 // its copy into *count_host (pinned): a call whose kernels wrote every code into a device info

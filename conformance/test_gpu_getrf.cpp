@@ -1252,8 +1252,9 @@ void bad_strides_case(BLAS_Layout layout) {
 TYPED_TEST(GpuGetrf, StridedEntryPoints) {
   using T = typename TypeParam::type;
   strided_case<T>(BLAS_ColMajor, 4, 4, batch<T>(3000, 40), 0);
-  // More failures than the info list's head brings back (1024): the codes come back whole (under
-  // ctest's GpuGetrf.StridedCodesInChunks, in chunks of 8192, the first with 1170 failures).
+  // More failures than the info list's head brings back (1024), in the group API's call and the
+  // strided one: the codes come back themselves (under ctest's GpuGetrf.CodeSpans, in spans of
+  // 8192 problems, the first with 1170 failures).
   strided_case<T>(BLAS_ColMajor, 3, 3, batch<T>(12000, 40), 0);
   strided_case<T>(BLAS_RowMajor, 7, 7, batch<T>(500, 10), 5);
   strided_case<T>(BLAS_ColMajor, 32, 32, batch<T>(100, 4), 1);

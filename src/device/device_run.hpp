@@ -8,12 +8,14 @@
 // tables and the pointer arrays of unevenly spaced runs into a pinned slot, then one upload and
 // one launch per configuration in use. Two slots alternate, so the host works on chunk k+1
 // while chunk k is copied and computed: the call costs about max(host pass, device work).
-// Routines whose kernels report numerical failures get the info channel per chunk
-// (cuda/info/info_channel.hpp): its list comes back into the slot, and is merged into the
-// caller's info when the slot is next used, or when the call finishes.
+// Routines whose kernels report numerical failures get the info channel
+// (cuda/info/info_channel.hpp): the kernels of consecutive chunks write their codes into one
+// area of the workspace pool (a span of up to kCodeSpan problems), gathered into a list once
+// per span and merged into the caller's info when the call finishes (or the next span starts).
+// Where the pool has no room, each chunk's codes and list are in its slot, merged when the
+// slot is next used.
 #pragma once
 #include "../host/host_backend.hpp"
-#include "../cuda/factor_run.hpp"  // tuning_env
 #include "../cuda/info/info_channel.hpp"
 #include "adapter.hpp"
 #include "gemm_adapter.hpp"
@@ -43,20 +45,28 @@ namespace bb::device {
 // fixed costs, a few barriers and launches, stay small beside its pass over the pointers).
 constexpr int64_t kFirstChunk = 16384, kChunkProblems = 262144;
 constexpr int64_t kChunkSegments = 16384;
-// Info list entries that come back with every chunk; more (many failures) cost one more copy.
+// Info list entries that come back with every chunk (or span); more (many failures) cost more
+// copies.
 constexpr int64_t kInfoCopied = 1024;
-// A strided call whose numerical codes come back to a host info (or to the return value): its
-// codes (4 bytes a problem) live in the workspace pool rather than the pinned slot, so a chunk
-// can hold this many problems; the slot keeps only the list's first kInfoCopied entries. With
-// kChunkProblems, r64 n = 2 (13.9 million problems) took 53 chunks of about 42 us of host time
-// each against 2.5 us of device work: 2.2 ms, against 0.8 for the same call on device arrays.
-constexpr int64_t kStridedCodesChunk = int64_t(1) << 24;
-// BLAS_BATCHED_STRIDED_CODES_CHUNK=<n> (read once per process): tests make a strided call of a
-// few thousand problems take several such chunks.
-inline int64_t strided_codes_chunk() {
-  static const int64_t forced = cuda::tuning_env("BLAS_BATCHED_STRIDED_CODES_CHUNK");
-  return forced ? forced : kStridedCodesChunk;
+// Numerical codes in the workspace pool, 4 bytes a problem, for at most this many consecutive
+// device problems (a span): the info channel's list is gathered and copied back once per span
+// instead of once per chunk. Per chunk it cost five more operations on the stream (two
+// memsets, the gathering kernel, the copy, an event: about 17 us of host time), 1.7 ms of a
+// 12.4 ms r32 n = 2 getrf call of 99 chunks; and a strided call, with nothing per problem on
+// the host, goes in one chunk up to a span (it took 53 chunks at r64 n = 2: 2.0 ms, now 0.5).
+constexpr int64_t kCodeSpan = int64_t(1) << 24;
+// BLAS_BATCHED_CODE_SPAN=<n> (read once per process): tests make calls of a few thousand
+// problems take several spans, or with 0 none (the codes in the slots, as without a pool).
+inline int64_t code_span() {
+  static const int64_t span = [] {
+    const char *e = std::getenv("BLAS_BATCHED_CODE_SPAN");
+    const long long v = e ? std::atoll(e) : -1;
+    return v >= 0 ? int64_t(v) : kCodeSpan;
+  }();
+  return span;
 }
+// Codes read back per copy when a span has more than kInfoCopied failures.
+constexpr int64_t kCodesPiece = int64_t(1) << 18;
 // A thread keeps its device pass's host buffers between calls for up to this many device
 // groups per call (about 12 MB); larger calls free theirs.
 constexpr std::size_t kKeptGroups = 262144;
@@ -157,7 +167,9 @@ class DeviceRun {
       int st = s.finish(ms, wait_);
       if (!st) st = s.activate();  // the slots' memory is on this device
       for (int slot = 0; slot < cuda::Session::kSlots && !st; ++slot) st = merge_info(s, w.b->returned[slot], slot);
-      release_codes(w);
+      if (!st && w.b && w.b->ch.span_pending) st = merge_span(s, w.b->ch);
+      if (w.b) w.b->ch.span_pending = false;
+      s.pool_free(w.span), w.span = nullptr;
       if (!status) status = st;
       if (ms >= 0) device_ms = (device_ms < 0 ? 0 : device_ms) + ms;
     }
@@ -244,15 +256,18 @@ class DeviceRun {
         const bool host_pass = c_.addressing == Addressing::host_arrays || (c_.info && start[n] >= kParallelInfo);
         w.team = start[n] >= kParallelProblems && host_pass ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
-        if (collect())
-          for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
-        // A strided call's codes in the pool, one area per slot in use; none to be had leaves
-        // the codes in the slots, in chunks of kChunkProblems.
-        if (collect() && c_.addressing == Addressing::strided) {
-          const int64_t per = std::min(start[n], strided_codes_chunk());
-          for (int k = 0; k < (start[n] > per ? 2 : 1); ++k) w.codes[k] = static_cast<int *>(w.session->pool_alloc(std::size_t(per) * sizeof(int)));
-          if (!w.codes[0] || (start[n] > per && !w.codes[1])) release_codes(w);
+        // The span's codes and list in the pool; none to be had leaves them to the slots.
+        ch.span_cap = 0, ch.span_pending = false;
+        if (collect() && code_span() > 0) {
+          ch.span_cap = std::min(start[n], code_span());
+          cuda::ArenaLayout at;
+          const std::size_t list_at = (at.take(std::size_t(ch.span_cap) * sizeof(int)), at.take(cuda::info_list_bytes(kInfoCopied)));
+          w.span = static_cast<char *>(w.session->pool_alloc(at.bytes));
+          ch.span_codes = reinterpret_cast<int *>(w.span), ch.span_list = w.span + list_at;
+          if (!w.span) ch.span_cap = 0;
         }
+        if (collect() && !ch.span_cap)
+          for (Returned &r : w.b->returned) r.starts.reserve(most + 1), r.firsts.reserve(most);
         if (device_arrays()) ch.checks.resize(most);
         // Captured into a graph, a call must need no upload (SPEC.md section 9.3): beyond this
         // many groups a chunk may need tables; refused before anything is enqueued.
@@ -297,7 +312,6 @@ class DeviceRun {
     bool pending = false;
     std::size_t list_at = 0;
     int64_t problems = 0;
-    const int *codes = nullptr;  // set when the list holds only its head: the chunk's codes
     std::vector<int64_t> starts, firsts;
   };
   using DeviceReturns = std::array<Returned, cuda::Session::kSlots>;
@@ -326,19 +340,22 @@ class DeviceRun {
     int64_t pos = 0;   // the next chunk's first problem, among this device's
     int first_group = 0;  // the group (index into mine) that holds it
     // Nothing to read on the host per problem: no pass to overlap, so full chunks at once; and
-    // a strided call whose codes need no list holds nothing per problem (batch_count is an int,
-    // as cuBLAS's), so it goes in one chunk: each further one cost a gap on the GPU (measured
-    // r64 n = 2: 40 chunks, the kernels' span at 45 % of copy bandwidth).
-    const bool whole = c_.addressing == Addressing::strided && !collect();
+    // a strided call holds nothing per problem in its slot (batch_count is an int, as cuBLAS's;
+    // its codes, if any, are in the span), so it goes in one chunk (up to a span): each further
+    // one cost a gap on the GPU (measured r64 n = 2: 40 chunks, the kernels' span at 45 % of
+    // copy bandwidth).
+    const bool whole = c_.addressing == Addressing::strided;
     // Host arrays: a first chunk of kFirstChunk problems lets the GPU start early, but where the
     // rest is less than another such chunk, a second chunk costs more (a launch, or a cuBLAS
     // call's host time: 46 us for r64 n = 32's two) than scanning it first (about 8 us).
     const int64_t first_chunk = total <= 2 * kFirstChunk ? total : kFirstChunk;
-    int64_t limit = c_.addressing == Addressing::host_arrays ? first_chunk
-                    : whole                                  ? total
-                    : w.codes[0]                             ? strided_codes_chunk()
-                                                             : kChunkProblems;
-    std::copy(w.codes, w.codes + cuda::Session::kSlots, ch.pool_codes);
+    int64_t limit = c_.addressing == Addressing::host_arrays ? first_chunk : whole ? total : kChunkProblems;
+    // Codes in a span: a chunk never crosses one (nor, without a span, is a strided chunk of
+    // codes in its slot larger than others).
+    const int64_t most_problems = ch.span_cap ? ch.span_cap : collect() ? kChunkProblems : total;
+    limit = std::min(limit, most_problems);
+    ch.mine = &mine, ch.start = &start, ch.span_begin = ch.span_end = 0, ch.device_problems = total;
+    if (ch.span_cap && cuda::info_clear(s, ch.span_codes, ch.span_cap, ch.span_list)) return s.status();
     int slot = 0, status = 0;
     bool more = true;
     const bool debug = debug_ = debug_timing();
@@ -362,7 +379,7 @@ class DeviceRun {
           ch.begin = pos, ch.problems = end - pos;
           ch.starts[ch.nseg] = ch.problems;
           pos = end, first_group = end == start[last_group + 1] ? last_group + 1 : last_group;
-          limit = std::max(limit, std::min(limit * chunk_growth(first_group, mine), kChunkProblems));
+          limit = std::max(limit, std::min({limit * chunk_growth(first_group, mine), kChunkProblems, most_problems}));
           // Few segments: the threads split problems (a segment may be shared), so its base
           // and steps are found first; many: each thread takes whole segments.
           ch.by_segments = ch.nseg >= 8 * int64_t(omp_get_num_threads());
@@ -461,9 +478,19 @@ class DeviceRun {
     int64_t count[A::kConfigs] = {}, units[A::kConfigs] = {};
     std::size_t table_at[A::kConfigs] = {}, bytes = 0;  // bytes: what is uploaded
     std::size_t blocks_at[A::kConfigs] = {};  // with a table: each thread block's first run
-    std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas
-    int64_t list_capacity = 0;  // entries its list holds
-    int *pool_codes[cuda::Session::kSlots] = {};  // per slot: codes in the pool (strided calls), or null
+    std::size_t codes_at = 0, list_at = 0, slot_bytes = 0;  // the info channel's areas (no span)
+    // The span: codes of the device's problems [span_begin, span_begin + span_cap) in the pool,
+    // those up to span_end written by chunks so far; its list's length and head (pool), back in
+    // the host memory of slot span_slot once gathered (span_pending).
+    int *span_codes = nullptr;
+    char *span_list = nullptr;
+    int64_t span_cap = 0, span_begin = 0, span_end = 0;
+    int64_t device_problems = 0;  // the device's in this call
+    int span_slot = 0;
+    std::size_t span_at = 0;  // where in that slot's host memory
+    bool span_pending = false;
+    const std::vector<int> *mine = nullptr;  // the run's, to map a device problem to its group
+    const std::vector<int64_t> *start = nullptr;
     int *codes = nullptr;  // where this chunk's kernels write their codes
     std::size_t checks_at = 0;  // device pointer arrays: the check pass's runs, when a table
     std::size_t checked_at = 0, scratch_at = 0;  // their checked copy for vendor runs
@@ -673,21 +700,33 @@ class DeviceRun {
     // channel's codes and list.
     ch.checked_at = at.take(std::size_t(ch.checked_problems) * cuda::kMaxPointerArgs * sizeof(void *));
     ch.scratch_at = at.take(ch.checked_problems ? sum.scratch : 0);
-    int *const pooled = ch.pool_codes[slot];
-    if (collect()) {
-      ch.codes_at = pooled ? 0 : at.take(std::size_t(ch.problems) * sizeof(int));
-      ch.list_capacity = pooled ? kInfoCopied : ch.problems;
-      ch.list_at = at.take(cuda::info_list_bytes(ch.list_capacity));
+    if (collect()) {  // with a span, the list's head of the call's last chunk
+      ch.codes_at = ch.span_cap ? 0 : at.take(std::size_t(ch.problems) * sizeof(int));
+      ch.list_at = at.take(cuda::info_list_bytes(ch.span_cap ? kInfoCopied : ch.problems));
     }
     ch.slot_bytes = at.bytes;
     // The slot's previous chunk is done with it: its info list is back and goes to the caller
     // before the slot is reused (or grown).
     if (s.slot_wait(slot)) return s.status();
     if (int st = merge_info(s, returned, slot)) return st;
+    // A chunk past the span: the span so far is gathered and merged (a wait for the stream,
+    // once per kCodeSpan problems), and a new one starts at this chunk.
+    if (ch.span_cap && ch.begin + ch.problems > ch.span_begin + ch.span_cap) {
+      char *host = s.slot_host(slot, cuda::info_list_bytes(kInfoCopied));
+      if (!host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
+      if (int st = gather_span(s, ch, slot, host, 0)) return st;
+      if (s.sync()) return s.status();
+      if (int st = merge_span(s, ch)) return st;
+      ch.span_begin = ch.span_end = ch.begin;
+      if (cuda::info_clear(s, ch.span_codes, ch.span_cap, ch.span_list)) return s.status();
+    }
     ch.host = s.slot_host(slot, std::max<std::size_t>(ch.slot_bytes, 1));
     if (!ch.host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
     ch.device = s.slot_device(slot);
-    ch.codes = !collect() ? nullptr : pooled ? pooled : reinterpret_cast<int *>(ch.device + ch.codes_at);
+    ch.codes = !collect()   ? nullptr
+               : ch.span_cap ? ch.span_codes + (ch.begin - ch.span_begin)
+                             : reinterpret_cast<int *>(ch.device + ch.codes_at);
+    if (ch.span_cap) ch.span_end = ch.begin + ch.problems;
     return 0;
   }
 
@@ -788,7 +827,7 @@ class DeviceRun {
     const double t1 = t0 > 0 ? omp_get_wtime() : 0;
     if (t0 > 0) t_upload_ += t1 - t0, uploaded_ += ch.bytes;
     int *codes = chunk_place(ch).codes;
-    if (collect() && cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
+    if (collect() && !ch.span_cap && cuda::info_clear(s, codes, ch.problems, ch.device + ch.list_at)) return s.status();
     if (device_arrays()) {
       const bool table = ch.nseg > cuda::kInlineCheckRuns;
       if (cuda::check_pointers(s, table ? nullptr : ch.checks.data(),
@@ -823,14 +862,17 @@ class DeviceRun {
           A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
     if (t_vendor > 0) t_vendor_ += omp_get_wtime() - t_vendor;
-    if (collect()) {
+    // The call's last chunk: its span is gathered at once (behind a strided call's kernels, not
+    // after the host info's zeros that the threads write while they run).
+    if (ch.span_cap && ch.begin + ch.problems == ch.device_problems)
+      return gather_span(s, ch, slot, ch.host + ch.list_at, ch.list_at);
+    if (collect() && !ch.span_cap) {
       if (cuda::info_collect(s, codes, ch.problems, ch.device + ch.list_at, ch.host + ch.list_at, kInfoCopied,
-                             ch.list_capacity) ||
+                             ch.problems) ||
           s.slot_release(slot))
         return s.status();
       // Capacity reserved before the thread team: no allocation here.
       returned.pending = true, returned.list_at = ch.list_at, returned.problems = ch.problems;
-      returned.codes = ch.list_capacity < ch.problems ? codes : nullptr;
       returned.starts.assign(ch.starts.begin(), ch.starts.begin() + ch.nseg + 1);
       returned.firsts.clear();
       for (int64_t i = 0; i < ch.nseg; ++i) returned.firsts.push_back(ch.segs[i].first);
@@ -848,7 +890,7 @@ class DeviceRun {
     if (!host) return s.status();
     const char *list = host + r.list_at;
     const int64_t length = cuda::info_list_length(list);
-    if (length > kInfoCopied && !r.codes) {
+    if (length > kInfoCopied) {
       const std::size_t done = cuda::info_list_bytes(kInfoCopied), all = cuda::info_list_bytes(length);
       if (s.download(host + r.list_at + done, s.slot_device(slot) + r.list_at + done, all - done) || s.sync())
         return s.status();
@@ -856,15 +898,6 @@ class DeviceRun {
     const cuda::InfoEntry *e = cuda::info_list_entries(list);
     failures_ += length;
     if (!c_.info) return 0;
-    if (length > kInfoCopied && r.codes) {
-      // The list holds only its head: the codes come back whole, each segment's straight into
-      // info (a strided call's problems are consecutive there, and its codes 0 where it succeeded).
-      const std::size_t segs = r.firsts.size();
-      for (std::size_t k = 0; k < segs; ++k)
-        if (s.download(c_.info + r.firsts[k], r.codes + r.starts[k], std::size_t(r.starts[k + 1] - r.starts[k]) * sizeof(int)))
-          return s.status();
-      return s.sync();
-    }
     for (int64_t i = 0; i < length; ++i) {
       const int64_t pos = e[i].problem;
       const std::size_t seg = std::upper_bound(r.starts.begin(), r.starts.end(), pos) - r.starts.begin() - 1;
@@ -873,17 +906,58 @@ class DeviceRun {
     return 0;
   }
 
-  bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
-  void release_codes(DeviceWork &w) const {
-    for (int *&c : w.codes) w.session->pool_free(c), c = nullptr;
+  // Enqueues the gathering of the span's codes into its list and the copy of the list's length
+  // and head into `host`, at `at` in the host memory of `slot`; merged once the stream is done.
+  int gather_span(cuda::Session &s, Chunk &ch, int slot, char *host, std::size_t at) {
+    if (cuda::info_collect(s, ch.span_codes, ch.span_end - ch.span_begin, ch.span_list, host, kInfoCopied, kInfoCopied) ||
+        s.slot_release(slot))
+      return s.status();
+    ch.span_slot = slot, ch.span_at = at, ch.span_pending = true;
+    return 0;
   }
+  // The gathered span (its copy done: the stream waited for) into the caller's info: from the
+  // list's head, or with more failures than it holds, from the codes, a piece at a time through
+  // the slot's host memory (nothing else uses the slots once the stream is idle).
+  int merge_span(cuda::Session &s, Chunk &ch) {
+    ch.span_pending = false;
+    char *const base = s.slot_host(ch.span_slot, 0);
+    if (!base) return s.status();
+    const char *host = base + ch.span_at;
+    const int64_t length = cuda::info_list_length(host);
+    failures_ += length;
+    if (!c_.info || !length) return 0;
+    if (length <= kInfoCopied) {
+      const cuda::InfoEntry *e = cuda::info_list_entries(host);
+      for (int64_t i = 0; i < length; ++i) write_code(ch, ch.span_begin + e[i].problem, e[i].code);
+      return 0;
+    }
+    const int64_t used = ch.span_end - ch.span_begin;
+    const int64_t piece = std::min(used, kCodesPiece);
+    auto *codes = reinterpret_cast<int *>(s.slot_host(ch.span_slot, std::size_t(piece) * sizeof(int)));
+    if (!codes) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
+    for (int64_t at = 0; at < used; at += piece) {
+      const int64_t k = std::min(piece, used - at);
+      if (s.download(codes, ch.span_codes + at, std::size_t(k) * sizeof(int)) || s.sync()) return s.status();
+      for (int64_t i = 0; i < k; ++i)
+        if (codes[i]) write_code(ch, ch.span_begin + at + i, codes[i]);
+    }
+    return 0;
+  }
+  // Device problem `pos` (among this device's, in call order) gets `code` in the caller's info.
+  void write_code(const Chunk &ch, int64_t pos, int code) const {
+    const std::vector<int64_t> &start = *ch.start;
+    const std::size_t k = std::upper_bound(start.begin(), start.end(), pos) - start.begin() - 1;
+    c_.info[groups_[(*ch.mine)[k]].offset + (pos - start[k])] = code;
+  }
+
+  bool device_arrays() const { return c_.addressing == Addressing::device_arrays; }
   // A host info's zeros for problems [lo, hi) of a segment whose pointers the host never reads.
   void zero_info(const Segment &sg, int64_t lo, int64_t hi) const {
     if (c_.info) std::memset(c_.info + sg.first + lo, 0, std::size_t(hi - lo) * sizeof(int));
   }
   // No host pass reads pointers: a host info's zeros can wait until the chunk is launched (r64
-  // strided n = 2: 0.29 ms of zeros before a 0.37 ms kernel). A strided chunk's list is merged
-  // only when its slot comes round again or the call ends, after them.
+  // strided n = 2: 0.29 ms of zeros before a 0.37 ms kernel). A strided call's codes are merged
+  // after them: when its span or its slot comes round again, or when the call ends.
   bool late_zeros() const {
     return c_.addressing == Addressing::strided || (c_.addressing == Addressing::device_arrays && !collect());
   }
@@ -916,7 +990,7 @@ class DeviceRun {
   struct DeviceWork {
     int ordinal = -1;
     std::unique_ptr<cuda::Session> session;
-    int *codes[cuda::Session::kSlots] = {};  // a strided call's codes in the pool (see kStridedCodesChunk)
+    char *span = nullptr;  // the span's codes and list, in the workspace pool
     std::unique_ptr<Buffers> b;
     bool staged = false;  // through host memory (no GPU arithmetic, reference backend)
     int team = 1;

@@ -363,7 +363,10 @@ void *Session::pool_alloc(std::size_t bytes) {
 }
 
 void Session::pool_free(void *p) {
-  if (p && cudaFreeAsync(p, static_cast<cudaStream_t>(stream())) != cudaSuccess) cudaGetLastError();
+  if (!p) return;
+  // A failed call of several devices may leave another device current; the stream is this one's.
+  if (cudaSetDevice(ordinal_) != cudaSuccess || cudaFreeAsync(p, static_cast<cudaStream_t>(stream())) != cudaSuccess)
+    cudaGetLastError();
 }
 
 bool Session::capturing() {

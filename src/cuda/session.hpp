@@ -30,7 +30,8 @@ int current_device();
 void use_device(int device);
 
 // The device work of one call on one device. Stream, staging buffers and cuBLAS handle
-// persist per thread and device, so after warm-up a call allocates nothing. Every int is 0 or
+// persist per thread and device, so after warm-up a call allocates nothing from the driver
+// (numerical codes and the cores' workspace come from the library's pool). Every int is 0 or
 // a BLAS_BATCHED_ERR_* code; the first failure sticks (status()).
 // Bump allocation inside a slot: offsets, aligned, in the order areas are taken.
 struct ArenaLayout {
@@ -118,7 +119,7 @@ class Session {
   static constexpr unsigned long long kWorkspaceKept = 256ull << 20;
   // `bytes` of that pool, ordered on the stream; null when none can be had (the session's
   // status untouched: callers fall back). pool_free gives it back, ordered after the work
-  // enqueued so far.
+  // enqueued so far, with this session's device current whatever the call's state.
   void *pool_alloc(std::size_t bytes);
   void pool_free(void *p);
   int status() const { return status_; }

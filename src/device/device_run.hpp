@@ -61,7 +61,7 @@ inline int64_t code_span() {
   static const int64_t span = [] {
     const char *e = std::getenv("BLAS_BATCHED_CODE_SPAN");
     const long long v = e ? std::atoll(e) : -1;
-    return v >= 0 ? int64_t(v) : kCodeSpan;
+    return v >= 0 ? std::min<int64_t>(v, kCodeSpan) : kCodeSpan;  // list positions stay int32
   }();
   return span;
 }
@@ -258,7 +258,7 @@ class DeviceRun {
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         // The span's codes and list in the pool; none to be had leaves them to the slots.
         ch.span_cap = 0, ch.span_pending = false;
-        if (collect() && code_span() > 0) {
+        if (collect() && code_span() > 0 && start[n] > 0) {
           ch.span_cap = std::min(start[n], code_span());
           cuda::ArenaLayout at;
           const std::size_t list_at = (at.take(std::size_t(ch.span_cap) * sizeof(int)), at.take(cuda::info_list_bytes(kInfoCopied)));
@@ -718,7 +718,8 @@ class DeviceRun {
       if (s.sync()) return s.status();
       if (int st = merge_span(s, ch)) return st;
       ch.span_begin = ch.span_end = ch.begin;
-      if (cuda::info_clear(s, ch.span_codes, ch.span_cap, ch.span_list)) return s.status();
+      if (cuda::info_clear(s, ch.span_codes, std::min(ch.span_cap, ch.device_problems - ch.begin), ch.span_list))
+        return s.status();
     }
     ch.host = s.slot_host(slot, std::max<std::size_t>(ch.slot_bytes, 1));
     if (!ch.host) return s.status() ? s.status() : BLAS_BATCHED_ERR_DEVICE_ALLOC;
@@ -819,7 +820,8 @@ class DeviceRun {
   }
 
   // One upload, one launch per configuration, the vendor library for its runs; then the info
-  // channel's list comes back into the slot.
+  // channel's list comes back into the slot (without a span), or the span's once the call's
+  // last chunk is launched.
   int launch_chunk(cuda::Session &s, Chunk &ch, int slot, Returned &returned) {
     using Run = typename A::Run;
     const double t0 = debug_ ? omp_get_wtime() : 0;

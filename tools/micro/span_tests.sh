@@ -1,4 +1,7 @@
-# usage: bash /tmp/spantests.sh BUILD
+#!/usr/bin/env bash
+# The info channel's tests (getrf, potrf) with code spans as built, of 8192 problems, and none
+# (BLAS_BATCHED_CODE_SPAN), in shards at once; logs under $OUT. On the device machine, after
+# tools/gpu-check.sh has unpacked a prebuilt: LD_LIBRARY_PATH=$BUILD bash tools/micro/span_tests.sh $BUILD
 T=$1/conformance
 GF='GpuGetrf/*.StridedEntryPoints:GpuGetrf/*.SingularProblems:GpuGetrf/*.NullPointer*:GpuGetrf/*.DevicePointerArrays:GpuGetrf/*.MoreThan65535Problems:GpuGetrf/*.HostAndDevice*:GpuGetrf/*.InverseInOneCall'
 PF='GpuPotrf/*.StridedEntryPoint:GpuPotrf/*.NotPositiveDefinite:GpuPotrf/*.NullPointer*:GpuPotrf/*.DevicePointerArrays'

@@ -5,8 +5,8 @@
 // them, one collect kernel compacts the non-zero codes into a list {problem, code} with its
 // length, and the length plus the first `copied` entries go back to pinned host memory in the
 // same stream. Failures are rare, so what crosses PCIe is a few bytes per span of chunks
-// (device/device_run.hpp) however many problems it holds; when info is NULL the length alone is the count the call returns, reduced
-// on the device. Plain C++: the kernel lives in info_channel.cu.
+// (device/device_run.hpp) however many problems it holds; when info is NULL the length alone
+// is the count the call returns, reduced on the device. Plain C++: the kernel lives in info_channel.cu.
 #pragma once
 #include "../session.hpp"
 

@@ -575,7 +575,8 @@ class DeviceRun {
       which[n] = o, q[n] = reinterpret_cast<const std::uintptr_t *>(d.arrays[o] + sg.first);
       base[n] = reinterpret_cast<std::uintptr_t>(sg.base[o]), step[n] = std::uintptr_t(sg.stride[o]), ++n;
     }
-    const bool any_null = scan_pointers(n, q, base, step, lo, hi, off, ors);
+    const bool any_null = hi - lo == 1 ? scan_one_problem(n, q, base, step, lo, off, ors)
+                                       : scan_pointers(n, q, base, step, lo, hi, off, ors);
     for (int j = 0; j < n; ++j)
       if (d.used >> which[j] & 1u) strided = strided && off[j] == 0, bits |= ors[j];
     int64_t skipped = 0;

@@ -18,4 +18,16 @@ constexpr int kScanArraysMax = 3;  // the adapters' kOperands at most
 bool scan_pointers(int n, const std::uintptr_t *const *q, const std::uintptr_t *base, const std::uintptr_t *step,
                    std::int64_t lo, std::int64_t hi, std::uintptr_t *off, std::uintptr_t *ors);
 
+// The same for one problem, i: inline, for groups of one problem (a call per group through the
+// clones' dispatch and their loops' set-up cost more than the three loads it reads).
+inline bool scan_one_problem(int n, const std::uintptr_t *const *q, const std::uintptr_t *base,
+                             const std::uintptr_t *step, std::int64_t i, std::uintptr_t *off, std::uintptr_t *ors) {
+  bool nulls = false;
+  for (int j = 0; j < n; ++j) {
+    const std::uintptr_t a = q[j][i];
+    off[j] |= a ^ (base[j] + std::uintptr_t(i) * step[j]), ors[j] |= a, nulls = nulls || a == 0;
+  }
+  return nulls;
+}
+
 }  // namespace bb::device

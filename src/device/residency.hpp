@@ -38,14 +38,18 @@ class ResidencyCache {
   // is kept for its page.
   int query(const void *p, cuda::PointerInfo &out, bool range = true) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    for (const cuda::PointerInfo &r : ranges_)
-      if (r.hi && a >= r.lo && a < r.hi) return out = r, 0;
+    // Consecutive queries mostly fall in one allocation: the last one hit is tried first.
+    if (a - ranges_[last_range_].lo < ranges_[last_range_].hi - ranges_[last_range_].lo)
+      return out = ranges_[last_range_], 0;
+    for (int i = 0; i < kRanges; ++i)
+      if (ranges_[i].hi && a >= ranges_[i].lo && a < ranges_[i].hi) return last_range_ = i, out = ranges_[i], 0;
     Page &pg = pages_[(a >> 12) % kPages];
     if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
     queries().fetch_add(1, std::memory_order_relaxed);
     if (int st = cuda::query_pointer(p, out, range)) return st;
     if (out.hi) {  // an allocation CUDA knows: remember its whole range
       ranges_[next_range_] = out;
+      last_range_ = next_range_;
       next_range_ = (next_range_ + 1) % kRanges;
     } else {
       pg = Page{call_, a >> 12, out};
@@ -63,11 +67,11 @@ class ResidencyCache {
   void reset(uint64_t call) {
     call_ = call;
     for (cuda::PointerInfo &r : ranges_) r = cuda::PointerInfo{};
-    next_range_ = 0;  // pages carry their call number: no need to clear them
+    next_range_ = last_range_ = 0;  // pages carry their call number: no need to clear them
   }
   uint64_t call_ = 0;
   cuda::PointerInfo ranges_[kRanges];
-  int next_range_ = 0;
+  int next_range_ = 0, last_range_ = 0;
   Page pages_[kPages];
 };
 
@@ -100,11 +104,12 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   bool have = false;
   int index = 0;
   res = Residency{};
+  const unsigned needed = c.needed_pointers(g);  // pointer_array_used, once for the group
   for (const ArgRef &a : c.pointer_arrays()) {
     // An array whose matrices are empty is never touched (it may even be NULL): its
     // residency does not count.
     const int i = index++;
-    if (!pointer_array_used(c, g, i)) continue;
+    if (!(needed >> i & 1u)) continue;
     const void *head = problem_pointer(c, i, a, off);
     // Strided: the base decides (SPEC.md section 9.1), as asked already by the entry point.
     const int64_t last = c.addressing == Addressing::strided ? off : off + count - 1;

@@ -154,6 +154,8 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
     if (me == 0) blocks = threads;
     const int g_lo = int(int64_t(G) * me / threads), g_hi = int(int64_t(G) * (me + 1) / threads);
     int64_t mine = 0;
+    // This thread's cache, found once (a thread_local of a shared library is a call away).
+    device::ResidencyCache *cache = gpu ? &device::ResidencyCache::for_call(call_id) : nullptr;
     for (int g = g_lo; g < g_hi; ++g) {
       const int64_t off = first[g], count = first[g + 1] - off;
       GroupRecord gr{0, Where::none};
@@ -163,7 +165,7 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
         if (gpu && c.addressing == Addressing::device_arrays) {
           res = {true, array_device};
         } else if (gpu) {
-          mixed = device::group_residency(c, g, off, count, device::ResidencyCache::for_call(call_id), res);
+          mixed = device::group_residency(c, g, off, count, *cache, res);
           if (mixed == BLAS_BATCHED_ERR_DEVICE) unknown_memory = true, mixed = 0;
         }
         // Strided addressing comes here with device data only (api/strided.hpp builds

@@ -102,7 +102,8 @@ __device__ __forceinline__ void thread_getri(const CT (&f)[K][K], const int (&pv
 }
 
 template <class S, int K, bool Stage>
-__global__ void __launch_bounds__(32 * kLuThreadWarps) getrf_thread(const __grid_constant__ FactorLaunch L) {
+__global__ void __launch_bounds__(32 * kLuThreadWarps, lu_thread_min_blocks(std::is_same_v<S, cplx<float>>))
+    getrf_thread(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   for_each_thread_problem<S, K, Stage>(L, [&](const FactorRun &G, int64_t p, S *a, int *piv) {
     const int m = G.m, n = G.n, mn = m < n ? m : n;

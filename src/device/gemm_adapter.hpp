@@ -187,25 +187,25 @@ struct Adapter<GemmCall<T>> {
 
  private:
   // describe's three lookups in the tuning tables for one shape of run, kept per thread until
-  // the next call: a call of one problem per group describes 100k groups of a few shapes, and
-  // the lookups were about a sixth of its host time (H200 host, sampled, 2026-11-29). The
-  // choice depends on the problem count only through vendor_pays.
+  // the next call of this precision (which may have changed BLAS_BATCHED_GEMM_CONFIG): a call
+  // of one problem per group describes 100k groups of a few shapes, and the lookups took 14 %
+  // of the library's samples (H200 host, 2026-11-29). The choice depends on the problem count
+  // only through vendor_pays.
   struct ConfigChoice {
-    unsigned generation = 0;  // never a live generation: the entry is empty
+    uint64_t generation = 0;  // never a live generation (they start at 1): the entry is empty
     int m = 0, n = 0, k = 0, lda = 0, ldb = 0, ldc = 0;
     uint8_t ta = 0, tb = 0;
     bool pays = false, vendor = false;
     int config = 0, aligned = 0, any = 0;
   };
-  static std::atomic<unsigned> &memo_generation() {
-    static std::atomic<unsigned> generation{1};
+  static std::atomic<uint64_t> &memo_generation() {
+    static std::atomic<uint64_t> generation{1};
     return generation;
   }
   static const ConfigChoice &config_choice(const Run &r, int64_t count, bool vendor) {
     const cuda::DevPrec p = device_precision<T>();
     const bool pays = cuda::vendor_pays(r.m, r.n, r.k, count);
-    unsigned generation = memo_generation().load(std::memory_order_relaxed);
-    if (generation == 0) generation = 1;  // wrapped: 0 marks empty entries
+    const uint64_t generation = memo_generation().load(std::memory_order_relaxed);
     thread_local std::array<ConfigChoice, 64> memo;
     const unsigned hash = ((unsigned(r.m) * 131u + unsigned(r.n)) * 131u + unsigned(r.k)) * 131u +
                           unsigned(r.A.ld) * 7u + unsigned(r.B.ld) * 5u + unsigned(r.C.ld) * 3u + r.ta * 2u + r.tb;

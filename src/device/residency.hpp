@@ -75,12 +75,6 @@ class ResidencyCache {
   Page pages_[kPages];
 };
 
-// Whether pointer array `index` (in pointer_arrays() order) holds matrices the group uses:
-// arrays whose matrices are empty never count (SPEC.md section 5).
-template <class Call> bool pointer_array_used(const Call &c, int g, int index) {
-  return c.needed_pointers(g) >> index & 1u;
-}
-
 struct Residency {
   bool device = false;
   int ordinal = -1;
@@ -104,7 +98,9 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   bool have = false;
   int index = 0;
   res = Residency{};
-  const unsigned needed = c.needed_pointers(g);  // pointer_array_used, once for the group
+  // Bit i: pointer array i (pointer_arrays() order) holds matrices the group uses; arrays whose
+  // matrices are empty never count (SPEC.md section 5).
+  const unsigned needed = c.needed_pointers(g);
   for (const ArgRef &a : c.pointer_arrays()) {
     // An array whose matrices are empty is never touched (it may even be NULL): its
     // residency does not count.
@@ -128,7 +124,7 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   index = 0;
   for (const ArgRef &a : c.pointer_arrays()) {
     const int i = index++;
-    if (!pointer_array_used(c, g, i)) continue;
+    if (!(needed >> i & 1u)) continue;
     for (int64_t p = off; p < off + count; ++p)
       if (const void *ptr = problem_pointer(c, i, a, p)) {
         cuda::PointerInfo r;

@@ -3,9 +3,10 @@
 // time (a CLOCK_MONOTONIC timer per thread, made for the threads that pthread_create starts:
 // ITIMER_PROF ticks at the kernel's HZ, a few hundred samples a second) and at exit writes one
 // line per address, "count object offset", to $SAMPLER_OUT. A thread that waits is sampled
-// where it waits (libgomp, libc), so the objects' shares are of wall time over all threads. Symbolize here, against the unstripped
-// build the prebuilt archive was packed from: tools/micro/sampler_report.sh.
-//   gcc -O2 -shared -fPIC -o sampler.so tools/micro/sampler.c
+// where it waits (libgomp, libc), so the objects' shares are of wall time over all threads.
+// Symbolize here, against the unstripped build the prebuilt archive was packed from:
+// tools/micro/sampler_report.py.
+//   gcc -O2 -shared -fPIC -o sampler.so tools/micro/sampler.c -ldl -lrt
 //   SAMPLER_OUT=$OUT/samples.txt LD_PRELOAD=$PWD/sampler.so ./bench ...
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -91,9 +92,7 @@ __attribute__((destructor)) static void report(void) {
 
 // The handler and period, before any timer (a library's constructor may start threads before
 // this library's constructor runs).
-static void install(void) {
-  static int done;
-  if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL)) return;
+static void install(void) {  // every time: a thread must never arm a timer before the handler
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_prof;

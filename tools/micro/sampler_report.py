@@ -20,26 +20,29 @@ print(f"{total} samples; by object:")
 for name, n in per_object.most_common(8):
     print(f"  {100.0 * n / total:5.1f} %  {name}")
 offs = list(counts)
-out = subprocess.run(["addr2line", "-f", "-i", "-C", "-e", obj] + offs, capture_output=True, text=True).stdout
-# addr2line -i prints one or more (function, file:line) pairs per address; a trailing marker splits them.
-out2 = subprocess.run(["addr2line", "-f", "-i", "-C", "-e", obj] + [x for o in offs for x in (o, "0")],
-                      capture_output=True, text=True).stdout.splitlines()
-inner, inclusive, lines = collections.Counter(), collections.Counter(), collections.Counter()
-i, k = 0, 0
-while k < len(offs):
+# -a prints each address first ("0x..."), then its inline chain as (function, file:line) pairs,
+# innermost first; an address without symbols prints one "??" pair.
+out = subprocess.run(["addr2line", "-a", "-f", "-i", "-C", "-e", obj] + offs,
+                     capture_output=True, text=True).stdout.splitlines()
+chains, i = {}, 0
+while i < len(out):
+    address, i = int(out[i], 16), i + 1
     chain = []
-    while i + 1 < len(out2) and not (out2[i] == "??" and out2[i + 1].startswith("??:")):
-        chain.append((out2[i], out2[i + 1]))
+    while i + 1 < len(out) and not out[i].startswith("0x"):
+        if out[i] != "??":
+            chain.append((out[i], out[i + 1]))
         i += 2
-    i += 2  # the "0" marker's ?? pair
-    n = counts[offs[k]]
-    if chain:
-        fn = chain[0][0].split("(")[0][-110:]
-        inner[fn] += n
-        lines[chain[0][1].rsplit("/", 1)[-1].split(" ")[0]] += n
-        for f in {c[0].split("(")[0][-110:] for c in chain}:
-            inclusive[f] += n
-    k += 1
+    chains[address] = chain
+inner, inclusive, lines = collections.Counter(), collections.Counter(), collections.Counter()
+for off in offs:
+    n, chain = counts[off], chains.get(int(off, 16), [])
+    if not chain:
+        inner["(no symbol)"] += n
+        continue
+    inner[chain[0][0].split("(")[0][-110:]] += n
+    lines[chain[0][1].rsplit("/", 1)[-1].split(" ")[0]] += n
+    for f in {c[0].split("(")[0][-110:] for c in chain}:
+        inclusive[f] += n
 mine = sum(counts.values())
 print(f"\n{mine} samples in {match} ({100.0 * mine / max(total, 1):.1f} %); innermost functions:")
 for f, n in inner.most_common(top):

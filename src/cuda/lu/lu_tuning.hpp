@@ -46,15 +46,12 @@ constexpr int lu_shared_elements(int config) {
 // granularity).
 constexpr int kLuRegisterWarps[] = {4, 4, 4, 4, 4};
 constexpr int kLuThreadWarps = 4;
-// Blocks an SM the one-problem-per-thread getrf is compiled for (its launch bounds): 6 in c32
-// caps it at 80 registers (109 before: 5 blocks of 4 warps an SM; ptxas: 12 bytes of spills).
-// H200, 2026-11-29, strided, kernel ms over 40 repetitions, A / B / A
-// (`bench/results/getrf-thread-bounds-ab-NVIDIA-H200-s34.log`): c32 n = 4 0.496 / 0.425 / 0.503,
-// n = 3 0.729 / 0.748 / 0.735. The same bounds in r64 (96 -> 80 registers, 24 bytes of spills)
-// and r32 moved nothing beyond noise (r64 n = 4 0.411 / 0.407 / 0.425, n = 3 0.723 / 0.729 /
-// 0.727; r32 n = 4 0.404 / 0.414 / 0.409); capped at 80, c64 would spill 1.4 KB. The others get
-// 0, no bound at all: 1 is not the same (nvcc emits `.minnctapersm 1`, and r64 n = 4 read 0.470
-// against 0.415 ms with it, H200, same run).
+// Blocks an SM the one-problem-per-thread getrf is compiled for (its launch bounds). 6 in c32
+// caps it at 80 registers (the staged kernel, the default, used 109: 4 blocks of 4 warps an SM),
+// and n = 4 ran 15 % faster, n = 3 (the same kernel) 2-3 % slower; r64 and r32 gained nothing
+// (`bench/results/getrf-thread-bounds-ab-NVIDIA-H200-s34.log`, NOTES-lu.md). The others get 0,
+// no bound: a bound of 1 emits `.minnctapersm 1`, which took r64's staged kernel from 96 to 104
+// registers (5 blocks to 4) and n = 4 from 0.415 to 0.470 ms.
 constexpr int lu_thread_min_blocks(bool single_complex) { return single_complex ? 6 : 0; }
 // The rolled kernels (kLuRegisterRolled, kLuRegisterRolledNarrow) run one problem a warp with
 // shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so

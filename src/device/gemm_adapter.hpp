@@ -188,7 +188,7 @@ struct Adapter<GemmCall<T>> {
  private:
   // describe's three lookups in the tuning tables for one shape of run, kept per thread until
   // the next call of this precision (which may have changed BLAS_BATCHED_GEMM_CONFIG): a call
-  // of one problem per group describes 100k groups of a few shapes, and the lookups took 14 %
+  // of one problem per group describes 100k groups of a few shapes, and the lookups took a fifth
   // of the library's samples (H200 host, 2026-11-29). The choice depends on the problem count
   // only through vendor_pays.
   struct ConfigChoice {

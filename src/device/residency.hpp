@@ -98,9 +98,7 @@ int group_residency(const Call &c, int g, int64_t off, int64_t count, ResidencyC
   bool have = false;
   int index = 0;
   res = Residency{};
-  // Bit i: pointer array i (pointer_arrays() order) holds matrices the group uses; arrays whose
-  // matrices are empty never count (SPEC.md section 5).
-  const unsigned needed = c.needed_pointers(g);
+  const unsigned needed = c.needed_pointers(g);  // bit i: pointer array i holds matrices the group uses
   for (const ArgRef &a : c.pointer_arrays()) {
     // An array whose matrices are empty is never touched (it may even be NULL): its
     // residency does not count.

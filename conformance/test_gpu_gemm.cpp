@@ -602,9 +602,12 @@ TYPED_TEST(GpuGemm, EveryConfiguration) {
 }
 
 // ---- 2d. a NULL matrix pointer invalidates its problem alone (SPEC.md section 4.2) ----------
+// groups_of_one: the same six problems as six groups of one (the device pass's path for calls
+// of one problem per group, device_run.hpp single_pass).
 template <class T>
-void null_pointer_case(const char *backend) {
-  SCOPED_TRACE(std::string(traits<T>::name()) + ", backend " + backend + ", " + seed_note());
+void null_pointer_case(const char *backend, bool groups_of_one) {
+  SCOPED_TRACE(std::string(traits<T>::name()) + ", backend " + backend + (groups_of_one ? ", groups of one" : "") +
+               ", " + seed_note());
   constexpr int n = 4, count = 6, e = n * n;
   std::vector<T> a(count * e), b(count * e), c(count * e);
   for (auto *v : {&a, &b, &c})
@@ -619,13 +622,16 @@ void null_pointer_case(const char *backend) {
   }
   pa[2] = nullptr, pb[4] = nullptr;  // problems 2 and 4 skipped (-8, -10); 4's C stays as it was
   pc[5] = nullptr;                   // and problem 5 (-13)
-  const BLAS_Op op = BLAS_NoTrans;
-  const int dim = n, group = count;
+  const int groups = groups_of_one ? count : 1;
+  const std::vector<BLAS_Op> op(groups, BLAS_NoTrans);
+  const std::vector<int> dim(groups, n), sizes(groups, count / groups);
   const T alpha = random_value<T>(), beta = random_value<T>();
+  const std::vector<T> alphas(groups, alpha), betas(groups, beta);
   std::vector<int> info(count, kInfoSentinel);
   BackendScope scope(backend);
-  const int rc = Api<T>::gemm(BLAS_ColMajor, &op, &op, &dim, &dim, &dim, &alpha, pa.data(), &dim, pb.data(), &dim,
-                              &beta, pc.data(), &dim, 1, &group, info.data());
+  const int rc = Api<T>::gemm(BLAS_ColMajor, op.data(), op.data(), dim.data(), dim.data(), dim.data(), alphas.data(),
+                              pa.data(), dim.data(), pb.data(), dim.data(), betas.data(), pc.data(), dim.data(),
+                              groups, sizes.data(), info.data());
   EXPECT_NO_CUDA_ERROR();
   EXPECT_EQ(rc, 3);
   EXPECT_EQ(info, (std::vector<int>{0, 0, -8, 0, -10, -13}));
@@ -676,7 +682,8 @@ void null_ends_case(const char *backend) {
 
 TYPED_TEST(GpuGemm, NullPointerSkipsOnlyItsProblem) {
   using T = typename TypeParam::type;
-  for (const char *backend : kDeviceBackends) null_pointer_case<T>(backend), null_ends_case<T>(backend);
+  for (const char *backend : kDeviceBackends)
+    null_pointer_case<T>(backend, false), null_pointer_case<T>(backend, true), null_ends_case<T>(backend);
 }
 
 // ---- 3. pointer arrays: strided, reversed, nearly strided, shuffled, broadcast --------------
@@ -751,6 +758,10 @@ TYPED_TEST(GpuGemm, QuickPathsDoNotReadOperands) {
     q(Tr, N, 100, 70, 80, 1, {}, zero);
     GemmRun<T> run(layout, v);
     run_all_backends(run, layout_name(layout));
+    // The same groups with one problem each: the device pass's path for such calls.
+    for (Spec<T> &s : v) s.count = 1;
+    GemmRun<T> single(layout, v);
+    run_all_backends(single, std::string(layout_name(layout)) + ", groups of one");
   }
 }
 

@@ -33,6 +33,7 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "pointer_scan.hpp"
@@ -68,7 +69,8 @@ inline int64_t code_span() {
 // Codes read back per copy when a span has more than kInfoCopied failures.
 constexpr int64_t kCodesPiece = int64_t(1) << 18;
 // A thread keeps its device pass's host buffers between calls for up to this many device
-// groups per call (about 12 MB); larger calls free theirs.
+// groups per call (about 12 MB; 2.6 MB more after a gemm call of one-problem groups, its
+// single_runs); larger calls free theirs.
 constexpr std::size_t kKeptGroups = 262144;
 // Below this many problems a pass stays on the calling thread. One thread reads pointers at
 // about 10 GB/s, a team at about 90 plus its wake-up: r64 n = 64 (7629 problems) spent 31 us
@@ -273,6 +275,9 @@ class DeviceRun {
         // many groups a chunk may need tables; refused before anything is enqueued.
         ch.capturing = !wait_ && w.session->capturing();
         if (ch.capturing && n > std::min<int>(A::kInline, cuda::kInlineCheckRuns)) return BLAS_BATCHED_ERR_UNSUPPORTED;
+        ch.single = kSingleProblems && start[n] == n && c_.addressing == Addressing::host_arrays && !collect() &&
+                    !ch.capturing;
+        if (ch.single) ch.single_runs.resize(most), ch.single_config.resize(most), ch.single_units.resize(most);
       }
       return 0;
     }
@@ -387,17 +392,21 @@ class DeviceRun {
       }  // barrier: every thread sees the chunk
       if (!more) break;
       double tf = debug ? omp_get_wtime() : 0;
-      form_chunk(ch, mine, start);
+      if constexpr (kSingleProblems)
+        if (ch.single) single_pass(ch, mine);
+      if (!ch.single) form_chunk(ch, mine, start);
       double t0 = debug ? omp_get_wtime() : 0;
-      scan_chunk(ch);
+      if (!ch.single) scan_chunk(ch);
       double t1 = debug ? omp_get_wtime() : 0;
-      plan_chunk(ch);
+      if (!ch.single) plan_chunk(ch);
 #pragma omp master
       status = place_chunk(s, ch, slot, returned[slot]);
 #pragma omp barrier
       if (status) break;  // the same value for every thread after the barrier
       double t2 = debug ? omp_get_wtime() : 0;
-      fill_chunk(ch);
+      if constexpr (kSingleProblems)
+        if (ch.single) fill_single(ch);
+      if (!ch.single) fill_chunk(ch);
       double t3 = debug ? omp_get_wtime() : 0;
 #pragma omp master
       {
@@ -434,9 +443,9 @@ class DeviceRun {
       for (int k = 0; k < stretches; ++k) failures_ += int64_t(count_host[k]);
     }
     if (debug)
-      debug_note("blas_batched: device pass %.3f ms: %d chunks, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
+      debug_note("blas_batched: device pass %.3f ms: %d chunks%s, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
                  "launch %.3f ms (upload %.3f ms of %.2f MB, launches %.3f ms, vendor library %.3f ms)\n",
-                 (omp_get_wtime() - t_start) * 1e3, chunks, t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
+                 (omp_get_wtime() - t_start) * 1e3, chunks, ch.single ? " of one-problem groups (form: form, scan, plan)" : "", t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
                  t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3, t_vendor_ * 1e3);
     return status;
   }
@@ -499,6 +508,13 @@ class DeviceRun {
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
     char *host = nullptr, *device = nullptr;
+    // Every group of one problem, pointer arrays in host memory, no info channel: each group's
+    // run, configuration and units come from one pass (single_pass), without a Segment and a
+    // Group kept per group (segs and desc are then unused).
+    bool single = false;
+    std::vector<Run> single_runs;
+    std::vector<int> single_config;
+    std::vector<int64_t> single_units;
   };
 
   // Segment j is the part of group mine[first_group + j] inside the chunk, with the group's
@@ -666,6 +682,51 @@ class DeviceRun {
 #pragma omp barrier
   }
 
+  // Groups of one problem (Chunk::single): each thread, over its block of the chunk's groups,
+  // does what form_chunk, scan_range and plan_chunk do for a segment, its Segment and Group on
+  // the stack, and keeps the run (placed already: one problem is evenly spaced, ChunkPlace
+  // plays no part), its configuration and units. A problem with a NULL pointer gets its info
+  // and no run. 100k one-problem gemm groups spent 1.4 ms of 16 threads in form, scan and plan
+  // (H200 host, 2026-11-29).
+  void single_pass(Chunk &ch, const std::vector<int> &mine) {
+    int64_t lo, hi;
+    my_segments(ch, lo, hi);
+    Tally &t = ch.tally[omp_get_thread_num() + 1];
+    t = Tally{};
+    for (int64_t j = lo; j < hi; ++j) {
+      DeviceGroup &dg = groups_[mine[ch.first_group + j]];
+      Segment sg;
+      sg.group = mine[ch.first_group + j], sg.first = dg.offset, sg.count = 1;
+      sg.chunk_pos = j;
+      const typename A::Group d = A::describe(c_, dg.group, 1, backend_);
+      Where where = A::where(d);
+      start_segment(d, sg);
+      scan_range(d, sg, 0, 1, false);
+      sg.chunk_runs = ch.nseg;
+      int config = kRunNothing;
+      int64_t units = 0;
+      typename A::Run &r = ch.single_runs[j];
+      if (sg.skipped) {
+        t.skipped += 1;
+        if (where == Where::cuda_vendor) where = Where::cuda_kernel;  // as plan_chunk records it
+      } else {
+        r = A::make_run(d, sg, ChunkPlace{});
+        config = A::plan_config(d, sg, r);
+        if (config >= 0 && where == Where::cuda_vendor) where = Where::cuda_kernel;
+        if (config == kRunVendor) {
+          ++t.vendor;
+        } else if ((units = A::units(r, config)) == 0) {
+          config = kRunNothing;
+        } else {
+          t.count[config]++, t.units[config] += units;
+        }
+      }
+      dg.where = where;
+      ch.single_config[j] = config, ch.single_units[j] = units;
+    }
+#pragma omp barrier
+  }
+
   // Serial: the totals, each thread's starting offsets (tally[t] becomes the sum of threads
   // before t), the slot, and the place of each configuration's table in it.
   int place_chunk(cuda::Session &s, Chunk &ch, int slot, Returned &returned) {
@@ -802,6 +863,30 @@ class DeviceRun {
 #pragma omp barrier
   }
 
+  // fill_chunk for Chunk::single: each thread's runs into their tables (or the launch's inline
+  // runs), with their units and the blocks that start in them.
+  void fill_single(Chunk &ch) {
+    using Run = typename A::Run;
+    int64_t lo, hi;
+    my_segments(ch, lo, hi);
+    Tally at = ch.tally[omp_get_thread_num() + 1];
+    for (int64_t j = lo; j < hi; ++j) {
+      const int config = ch.single_config[j];
+      if (config < 0) continue;
+      const int64_t pos = at.count[config]++, unit_begin = at.units[config], units = ch.single_units[j];
+      at.units[config] += units;
+      const bool inline_run = ch.count[config] <= A::kInline;
+      Run &r = inline_run ? ch.inline_runs[config][pos] : reinterpret_cast<Run *>(ch.host + ch.table_at[config])[pos];
+      r = ch.single_runs[j];
+      r.unit_begin = unit_begin;
+      if (inline_run) continue;
+      const int64_t per = A::units_per_block(config);
+      auto *first = reinterpret_cast<int32_t *>(ch.host + ch.blocks_at[config]);
+      for (int64_t b = (unit_begin + per - 1) / per; b * per < unit_begin + units; ++b) first[b] = int32_t(pos);
+    }
+#pragma omp barrier
+  }
+
   static int64_t blocks_of(const Chunk &ch, int config) {
     const int64_t per = A::units_per_block(config);
     return (ch.units[config] + per - 1) / per;
@@ -860,10 +945,11 @@ class DeviceRun {
       }
     // (A serial pass over segments other threads wrote costs ~100 ns each: only when needed.)
     const double t_vendor = t0 > 0 && ch.vendor_runs ? omp_get_wtime() : 0;
-    for (int64_t i = 0; ch.vendor_runs && i < ch.nseg; ++i)
-      if (ch.segs[i].config == kRunVendor &&
-          A::vendor(s, A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
+    for (int64_t i = 0; ch.vendor_runs && i < ch.nseg; ++i) {
+      const bool vendor = ch.single ? ch.single_config[i] == kRunVendor : ch.segs[i].config == kRunVendor;
+      if (vendor && A::vendor(s, ch.single ? ch.single_runs[i] : A::make_run(ch.desc[i], ch.segs[i], chunk_place(ch))))
         return s.status();
+    }
     if (t_vendor > 0) t_vendor_ += omp_get_wtime() - t_vendor;
     // The call's last chunk: its span is gathered at once (behind a strided call's kernels, not
     // after the host info's zeros that the threads write while they run).
@@ -989,6 +1075,11 @@ class DeviceRun {
     thread_local std::vector<std::unique_ptr<Buffers>> pool;
     return pool;
   }
+  // Calls of one problem per group take single_pass (gemm only so far: measured there; trsm and
+  // trmm would take it unchanged, but their vendor runs are recursions driven from the host,
+  // not tried this way).
+  static constexpr bool kSingleProblems = std::is_same_v<A, Adapter<GemmCall<T>>>;
+
   // One device's part of the call.
   struct DeviceWork {
     int ordinal = -1;

@@ -941,6 +941,37 @@ TEST_F(GpuGemmMisc, DeviceTiming) {
   device_timing_case<bb::complex<bb::quad>>();
 }
 
+// blas_batched_set_device_timing: 1 and 0 override the environment for the calling thread only,
+// -1 gives it back; other threads keep the environment's choice.
+TEST_F(GpuGemmMisc, DeviceTimingSwitch) {
+  std::vector<Spec<double>> dev = small_call<double>(false);
+  GemmRun<double> run(BLAS_ColMajor, dev);
+  run.upload();
+  struct Restore {
+    ~Restore() { blas_batched_set_device_timing(-1); }
+  } restore;
+  ASSERT_EQ(blas_batched_set_device_timing(1), 0);
+  EXPECT_EQ(run.call("native"), 0);
+  EXPECT_GT(blas_batched_last_device_ms(), 0.0) << "timing switched on for this thread";
+  double other_ms = 0;  // another thread's call, under the environment's choice
+  std::thread([&] {
+    std::vector<Spec<double>> other = small_call<double>(false);
+    GemmRun<double> r(BLAS_ColMajor, other);
+    r.upload();
+    EXPECT_EQ(r.call("native"), 0);
+    other_ms = blas_batched_last_device_ms();
+  }).join();
+  if (timing_on()) EXPECT_GT(other_ms, 0.0);
+  else EXPECT_EQ(other_ms, -1.0) << "the switch is the calling thread's";
+  ASSERT_EQ(blas_batched_set_device_timing(0), 0);
+  EXPECT_EQ(run.call("native"), 0);
+  EXPECT_EQ(blas_batched_last_device_ms(), -1.0) << "timing switched off for this thread";
+  ASSERT_EQ(blas_batched_set_device_timing(-1), 0);
+  EXPECT_EQ(run.call("native"), 0);
+  if (timing_on()) EXPECT_GT(blas_batched_last_device_ms(), 0.0) << "back to the environment (on)";
+  else EXPECT_EQ(blas_batched_last_device_ms(), -1.0) << "back to the environment (off)";
+}
+
 // Concurrent calls from several threads, two of them on their own streams, the others on the
 // library's: each thread's results must be its own. beta = 0, so repeating a call is idempotent.
 template <class T>

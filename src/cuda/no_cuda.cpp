@@ -128,3 +128,7 @@ extern "C" __attribute__((visibility("default"))) int blas_batched_set_cuda_stre
 extern "C" __attribute__((visibility("default"))) int blas_batched_set_blocking(int) {
   return BLAS_BATCHED_ERR_UNSUPPORTED;
 }
+
+extern "C" __attribute__((visibility("default"))) int blas_batched_set_device_timing(int) {
+  return BLAS_BATCHED_ERR_UNSUPPORTED;
+}

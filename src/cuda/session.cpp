@@ -44,12 +44,19 @@ bool &blocking_switch() {
   return on;
 }
 
+// The calling thread's choice (blas_batched_set_device_timing): -1 leaves it to the environment.
+int &timing_switch() {
+  thread_local int on = -1;
+  return on;
+}
+
 bool timing_requested() {
-  static const bool on = [] {
+  static const bool from_environment = [] {
     const char *s = std::getenv("BLAS_BATCHED_DEVICE_TIMING");
     return s && *s && std::strcmp(s, "0") != 0;
   }();
-  return on;
+  const int chosen = timing_switch();
+  return chosen >= 0 ? chosen != 0 : from_environment;
 }
 
 bool device_switched_off() {
@@ -472,5 +479,10 @@ extern "C" __attribute__((visibility("default"))) int blas_batched_set_cuda_stre
 
 extern "C" __attribute__((visibility("default"))) int blas_batched_set_blocking(int blocking) {
   bb::cuda::blocking_switch() = blocking != 0;
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int blas_batched_set_device_timing(int on) {
+  bb::cuda::timing_switch() = on < 0 ? -1 : on != 0;
   return 0;
 }

@@ -271,9 +271,10 @@ precision: gemm 4 n^2 (A, B read, C read and written); trsm, trmm n(n+1)/2 + 2 n
 getri, getrf_getri 2 n^2 (A read and written) plus n ints (ipiv written, read); potrf n(n+1) (its triangle
 read and written); geqrf 2 n^2 + n (A read and written, tau written).
 
-Device rows of the library's calls: time_ms from repetitions with the library's device timing
-off (blas_batched_set_device_timing(0)), as a user runs it; kernel_ms from as many before them
-with it on (it adds a few microseconds to each call).
+Device rows of the library's calls: each repetition is two calls on consecutive input sets,
+one with the library's device timing on (kernel_ms), then one with it off (time_ms, as a user
+runs it: the timing adds a few microseconds to a call); noise can then put kernel_ms above
+time_ms (said in notes).
 Device rows (empty on host rows), measured at the start of the run: copy_gbps, the device copy
 bandwidth (read + write) that pct_bw refers to; host_read_gbps, all OpenMP threads summing 1 GiB
 of host memory (best of 5); h2d_gbps, a 256 MiB copy from pinned memory (best of 5). Per call:
@@ -1706,28 +1707,31 @@ inline void set_device_timing(Row &row, const Gpu &gpu, const std::vector<double
   row.host_read_gbps = gpu.host_read_gbps, row.h2d_gbps = gpu.h2d_gbps;
   row.floor_ms = f.ms, row.call_floor_ms = f.call_ms;
   if (partial_kernel) row.notes = "no kernel_ms: the library timed only the last chunk of its strided call";
+  // Library rows take kernel_ms and time_ms from different calls (TimingPasses): noise can put
+  // the first above the second.
+  else if (row.kernel_ms > row.ms) row.notes = "kernel_ms above time_ms: separate calls; the spread of the repetitions";
 }
-// The library's calls timed again as a user runs them: without its device timing, which adds
-// two event records and an elapsed-time query to each call (a few microseconds: a quarter of a
-// call of 1000 problems of n = 4). The first repetitions, with it on, gave kernel_ms; these
-// replace the whole-call times. after(s): what follows each call outside the timing (the
-// factorizations restore their inputs). Left as they were with a library that lacks the switch.
-template <class Call, class After>
-void retime_without_device_timing(Gpu &gpu, int reps, int rot, Call &call, After after, std::vector<double> &t,
-                                  std::string &why) {
-  if (!&blas_batched_set_device_timing || !why.empty() || blas_batched_set_device_timing(0) != 0) return;
-  std::vector<double> again;
-  for (int r = 0; r < reps && why.empty(); ++r) {
-    const int s = (r + 1) % rot;
-    CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-    why = call(s);
-    CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-    again.push_back(gpu.elapsed());
-    after(s);
+// A library row's repetitions: each is two calls on consecutive input sets, the first with the
+// library's device timing on (kernel_ms), the second with it off (time_ms: the timing adds two
+// event records, a synchronize and an elapsed-time query to a call, which a user does not
+// run). Other rows, and a library without blas_batched_set_device_timing: one call a
+// repetition gives both. The input sets go on rotating call after call, so each pass finds
+// its inputs out of L2 as the other does.
+struct TimingPasses {
+  bool split;
+  explicit TimingPasses(bool library_call) : split(library_call && &blas_batched_set_device_timing) {}
+  ~TimingPasses() {
+    if (split) blas_batched_set_device_timing(-1);  // back to the environment (on, for the bench)
   }
-  blas_batched_set_device_timing(-1);
-  if (why.empty()) t = std::move(again);
-}
+  TimingPasses(const TimingPasses &) = delete;
+  TimingPasses &operator=(const TimingPasses &) = delete;
+  int first() const { return split ? 0 : 1; }  // passes first() .. 1 a repetition
+  void begin(int pass) const {
+    if (split && blas_batched_set_device_timing(pass == 0 ? 1 : 0) != 0) throw std::runtime_error("blas_batched_set_device_timing failed");
+  }
+  bool whole_call(int pass) const { return pass == 1; }     // its time goes into time_ms
+  bool kernel(int pass) const { return pass == 0 || !split; }  // its device time into kernel_ms
+};
 // Host bytes of one group's arguments: transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta.
 template <class T>
 constexpr double gemm_group_bytes() { return 2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T); }
@@ -1918,24 +1922,28 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
       std::vector<double> t, kt;
       bool partial_kernel = false;  // kernel_ms of a call the library ran as several records
-      for (int r = 0; r < o.reps && why.empty(); ++r) {
-        int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
-        // The call is synchronous, so events on its stream span the whole call, host work included.
-        CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-        why = call(s);
-        CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-        double ms = gpu.elapsed();
-        t.push_back(ms);
-        // Device-side time of the library's last call (-1 without BLAS_BATCHED_DEVICE_TIMING=1).
-        // The direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
-        double k = api ? blas_batched_last_device_ms() : ms;
-        if (strided && k >= 0) {
-          const long covered = last_call_problems();
-          if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+      TimingPasses passes(api);
+      int s = 0;  // the input set: evicted from L2 by the calls since its last use
+      for (int r = 0; r < o.reps && why.empty(); ++r)
+        for (int pass = passes.first(); pass < 2 && why.empty(); ++pass) {
+          passes.begin(pass);
+          s = (s + 1) % c.rot;
+          // The call is synchronous, so events on its stream span the whole call, host work included.
+          CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
+          why = call(s);
+          CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
+          double ms = gpu.elapsed();
+          if (passes.whole_call(pass)) t.push_back(ms);
+          if (!passes.kernel(pass)) continue;
+          // Device-side time of the library's last call (-1 with its device timing off). The
+          // direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
+          double k = api ? blas_batched_last_device_ms() : ms;
+          if (strided && k >= 0) {
+            const long covered = last_call_problems();
+            if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+          }
+          kt.push_back(k >= 0 ? k : NAN);
         }
-        kt.push_back(k >= 0 ? k : NAN);
-      }
-      if (api) retime_without_device_timing(gpu, o.reps, c.rot, call, [](int) {}, t, why);
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s%s: skipped, %s\n", label.c_str(), backend.c_str(),
                      one_per_group ? " one-per-group" : "", why.c_str());
@@ -1995,8 +2003,13 @@ void run_nonblocking_loop(const Options &o, Gpu &gpu, Out &out) {
   int rc = blas_batched_set_cuda_stream(gpu.stream);
   if (rc != 0) throw std::runtime_error("blas_batched_set_cuda_stream " + rc_text(rc));
   struct Blocking {
-    ~Blocking() { blas_batched_set_blocking(1); }
+    ~Blocking() {
+      blas_batched_set_blocking(1);
+      if (&blas_batched_set_device_timing) blas_batched_set_device_timing(-1);
+    }
   } restore;
+  // A non-blocking call has no device time to report; its start event would only add to it.
+  if (&blas_batched_set_device_timing) blas_batched_set_device_timing(0);
   setenv("BLAS_BATCHED_BACKEND", "native", 1);
   std::vector<Row> rows;
   for (const char *backend : {"native-strided-nb", "cublas-direct"}) {
@@ -2626,30 +2639,35 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     c.restore(0, gpu.stream);
     std::vector<double> t, kt, alone;
     bool partial_kernel = false;
-    for (int r = 0; r < o.reps && why.empty(); ++r) {
-      const int s = (r + 1) % c.rot;  // the next input set: evicted from L2 by the calls since its last use
-      CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-      why = call(s);
-      CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-      const double ms = gpu.elapsed();
-      t.push_back(ms);
-      if (cub && mid && why.empty()) {
-        float m = 0;
-        CUDA_OK(cudaEventElapsedTime(&m, gpu.e0, mid));
-        alone.push_back(m);
+    TimingPasses passes(api);
+    int s = 0;  // the input set: evicted from L2 by the calls since its last use
+    for (int r = 0; r < o.reps && why.empty(); ++r)
+      for (int pass = passes.first(); pass < 2 && why.empty(); ++pass) {
+        passes.begin(pass);
+        s = (s + 1) % c.rot;
+        CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
+        why = call(s);
+        CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
+        const double ms = gpu.elapsed();
+        if (passes.whole_call(pass)) t.push_back(ms);
+        if (cub && mid && why.empty()) {
+          float m = 0;
+          CUDA_OK(cudaEventElapsedTime(&m, gpu.e0, mid));
+          alone.push_back(m);
+        }
+        if (passes.kernel(pass)) {
+          double k = api ? blas_batched_last_device_ms() : ms;
+          if (two) k = k >= 0 && c.first_call_ms >= 0 ? k + c.first_call_ms : -1;
+          if (strided && k >= 0) {
+            const long covered = last_call_problems();
+            if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+          }
+          kt.push_back(k >= 0 ? k : NAN);
+        }
+        // Outside the timing, and after the call rather than just before the set's next one: the
+        // copy's last writes would still sit in L2 when that call starts.
+        c.restore(s, gpu.stream);
       }
-      double k = api ? blas_batched_last_device_ms() : ms;
-      if (two) k = k >= 0 && c.first_call_ms >= 0 ? k + c.first_call_ms : -1;
-      if (strided && k >= 0) {
-        const long covered = last_call_problems();
-        if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
-      }
-      kt.push_back(k >= 0 ? k : NAN);
-      // Outside the timing, and after the call rather than just before the set's next one: the
-      // copy's last writes would still sit in L2 when that call starts.
-      c.restore(s, gpu.stream);
-    }
-    if (api) retime_without_device_timing(gpu, o.reps, c.rot, call, [&](int s) { c.restore(s, gpu.stream); }, t, why);
     if (!why.empty()) {
       std::fprintf(stderr, "%s %s: skipped, %s\n", label.c_str(), backend.c_str(), why.c_str());
       continue;

@@ -640,7 +640,9 @@ void null_pointer_case(const char *backend, bool groups_of_one, int count = 6) {
                               groups, sizes.data(), info.data());
   EXPECT_NO_CUDA_ERROR();
   EXPECT_EQ(rc, skipped);
-  EXPECT_EQ(info, want_info);
+  const auto wrong = std::mismatch(info.begin(), info.end(), want_info.begin());
+  if (wrong.first != info.end())
+    ADD_FAILURE() << "info[" << (wrong.first - info.begin()) << "] = " << *wrong.first << ", expected " << *wrong.second;
   std::vector<T> out(c.size());
   C.read(0, out.data(), out.size() * sizeof(T));
   int reported = 0;  // failures reported, at most a few
@@ -927,9 +929,9 @@ TEST_F(GpuGemmMisc, UserStreamOrdersTheCall) {
 
 // BLAS_BATCHED_DEVICE_TIMING may be read once per process, so the test follows the process
 // environment: ctest runs it once as is (timing off) and once with the variable set to 1.
-bool timing_on() {
+bool timing_on() {  // as the library reads it: a non-empty value other than 0
   const char *e = std::getenv("BLAS_BATCHED_DEVICE_TIMING");
-  return e && std::string(e) == "1";
+  return e && *e && std::string(e) != "0";
 }
 
 template <class T>
@@ -947,22 +949,21 @@ void device_timing_case() {
     EXPECT_GT(ms, 0.0) << "a call with device work has a device time";
     EXPECT_LE(ms, wall_ms * 1.05 + 0.1) << "device time is part of the call's time";
   } else {
-    EXPECT_EQ(ms, -1.0) << "timing is off without BLAS_BATCHED_DEVICE_TIMING=1";
+    EXPECT_EQ(ms, -1.0) << "timing is off unless BLAS_BATCHED_DEVICE_TIMING is set (and not 0)";
   }
   EXPECT_EQ(hrun.call("native"), 0);
   EXPECT_EQ(blas_batched_last_device_ms(), -1.0) << "a call without device work";
 }
 
 TEST_F(GpuGemmMisc, DeviceTiming) {
-  const char *e = std::getenv("BLAS_BATCHED_DEVICE_TIMING");
-  if (e && !timing_on()) GTEST_SKIP() << "BLAS_BATCHED_DEVICE_TIMING=" << e << ": only unset and 1 are specified";
   device_timing_case<float>();
   device_timing_case<bb::complex<double>>();
   device_timing_case<bb::complex<bb::quad>>();
 }
 
-// blas_batched_set_device_timing: 1 and 0 override the environment for the calling thread only,
-// -1 gives it back; other threads keep the environment's choice.
+// blas_batched_set_device_timing: a positive value and 0 override the environment for the
+// calling thread only, a negative one gives it back; other threads keep the environment's
+// choice. ctest runs it with the variable unset and set to 1.
 TEST_F(GpuGemmMisc, DeviceTimingSwitch) {
   std::vector<Spec<double>> dev = small_call<double>(false);
   GemmRun<double> run(BLAS_ColMajor, dev);
@@ -970,26 +971,38 @@ TEST_F(GpuGemmMisc, DeviceTimingSwitch) {
   struct Restore {
     ~Restore() { blas_batched_set_device_timing(-1); }
   } restore;
-  ASSERT_EQ(blas_batched_set_device_timing(1), 0);
-  EXPECT_EQ(run.call("native"), 0);
-  EXPECT_GT(blas_batched_last_device_ms(), 0.0) << "timing switched on for this thread";
-  double other_ms = 0;  // another thread's call, under the environment's choice
-  std::thread([&] {
-    std::vector<Spec<double>> other = small_call<double>(false);
-    GemmRun<double> r(BLAS_ColMajor, other);
-    r.upload();
-    EXPECT_EQ(r.call("native"), 0);
-    other_ms = blas_batched_last_device_ms();
-  }).join();
-  if (timing_on()) EXPECT_GT(other_ms, 0.0);
-  else EXPECT_EQ(other_ms, -1.0) << "the switch is the calling thread's";
+  // Another thread's call, under the environment's choice whatever this thread set.
+  auto other_thread_ms = [] {
+    double ms = 0;
+    std::thread([&] {
+      std::vector<Spec<double>> other = small_call<double>(false);
+      GemmRun<double> r(BLAS_ColMajor, other);
+      r.upload();
+      EXPECT_EQ(r.call("native"), 0);
+      ms = blas_batched_last_device_ms();
+    }).join();
+    return ms;
+  };
+  auto expect_environment = [](double ms, const char *what) {
+    if (timing_on()) EXPECT_GT(ms, 0.0) << what << ": the environment's timing (on)";
+    else EXPECT_EQ(ms, -1.0) << what << ": the environment's timing (off)";
+  };
+  for (int on : {1, 7}) {
+    ASSERT_EQ(blas_batched_set_device_timing(on), 0);
+    EXPECT_EQ(run.call("native"), 0);
+    EXPECT_GT(blas_batched_last_device_ms(), 0.0) << "timing switched on (" << on << ") for this thread";
+    expect_environment(other_thread_ms(), "another thread, this one on");
+  }
   ASSERT_EQ(blas_batched_set_device_timing(0), 0);
   EXPECT_EQ(run.call("native"), 0);
   EXPECT_EQ(blas_batched_last_device_ms(), -1.0) << "timing switched off for this thread";
-  ASSERT_EQ(blas_batched_set_device_timing(-1), 0);
-  EXPECT_EQ(run.call("native"), 0);
-  if (timing_on()) EXPECT_GT(blas_batched_last_device_ms(), 0.0) << "back to the environment (on)";
-  else EXPECT_EQ(blas_batched_last_device_ms(), -1.0) << "back to the environment (off)";
+  expect_environment(other_thread_ms(), "another thread, this one off");
+  for (int back : {-1, -5}) {
+    ASSERT_EQ(blas_batched_set_device_timing(0), 0);
+    ASSERT_EQ(blas_batched_set_device_timing(back), 0);
+    EXPECT_EQ(run.call("native"), 0);
+    expect_environment(blas_batched_last_device_ms(), "this thread, back to the environment");
+  }
 }
 
 // Concurrent calls from several threads, two of them on their own streams, the others on the

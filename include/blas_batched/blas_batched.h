@@ -205,15 +205,18 @@ int blas_batched_set_cuda_stream(void *stream);
  * BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
 int blas_batched_set_blocking(int blocking);
 
-/* With device timing on (BLAS_BATCHED_DEVICE_TIMING=1 in the environment, or
- * blas_batched_set_device_timing(1) on this thread): the device time in ms of the calling
- * thread's last call, from its first to its last operation on the GPU (host work before the
- * first one is not included). Otherwise, or when the call had no device work, -1. */
+/* With device timing on (BLAS_BATCHED_DEVICE_TIMING set to a non-empty value other than 0 in
+ * the environment, or blas_batched_set_device_timing(1) on this thread): the device time in ms
+ * of the calling thread's last call, from its first to its last operation on the GPU (host work
+ * before the first one is not included; a strided call of several chunks reports its last).
+ * Otherwise, when the call had no device work, or for a non-blocking call, -1. */
 double blas_batched_last_device_ms(void);
 
-/* Device timing for the calling thread's calls: 1 on, 0 off, -1 back to the environment's
- * BLAS_BATCHED_DEVICE_TIMING (the default). Timing costs each call two event records and a
- * query, a few microseconds. Returns 0, or BLAS_BATCHED_ERR_UNSUPPORTED in a build without CUDA. */
+/* Device timing for the calling thread's calls: 0 off, any positive value on, any negative
+ * value back to the environment's BLAS_BATCHED_DEVICE_TIMING (the default). Timing costs a
+ * blocking call two event records and an elapsed-time query (a few microseconds), a
+ * non-blocking one a start event. Returns 0, or BLAS_BATCHED_ERR_UNSUPPORTED in a build without
+ * CUDA. */
 int blas_batched_set_device_timing(int on);
 
 #ifdef __cplusplus

@@ -39,7 +39,7 @@ struct CallRecord {
   int group_count = 0;            // groups of the call that `groups` and `first` describe
   std::vector<GroupRecord> groups;
   std::vector<int64_t> first;     // first problem of each group; first[group_count] = total
-  double device_ms = -1;  // with BLAS_BATCHED_DEVICE_TIMING=1
+  double device_ms = -1;  // with device timing on (blas_batched_set_device_timing)
   std::string text;  // formatted on request
   void start(Routine r, const char *routine_label, const char *prec) {
     routine = r, name = routine_label, precision = prec, backend = "", result = 0, device_ms = -1, group_count = 0;

@@ -1732,6 +1732,25 @@ struct TimingPasses {
   bool whole_call(int pass) const { return pass == 1; }     // its time goes into time_ms
   bool kernel(int pass) const { return pass == 0 || !split; }  // its device time into kernel_ms
 };
+
+// A device row's repetitions (TimingPasses): each call on the next input set (evicted from L2
+// by the calls since its last use), timed by events on the bench's stream around it (the call
+// is synchronous, so they span the whole call, host work included); then measured(set, ms,
+// whole_call, kernel): what the row keeps of it, and what follows it outside the timing.
+template <class Call, class Measured>
+void run_repetitions(Gpu &gpu, int reps, int rot, bool library_call, Call &call, std::string &why, Measured measured) {
+  TimingPasses passes(library_call);
+  int s = 0;
+  for (int r = 0; r < reps && why.empty(); ++r)
+    for (int pass = passes.first(); pass < 2 && why.empty(); ++pass) {
+      passes.begin(pass);
+      s = (s + 1) % rot;
+      CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
+      why = call(s);
+      CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
+      measured(s, gpu.elapsed(), passes.whole_call(pass), passes.kernel(pass));
+    }
+}
 // Host bytes of one group's arguments: transA, transB; m, n, k, lda, ldb, ldc, group_size; alpha, beta.
 template <class T>
 constexpr double gemm_group_bytes() { return 2.0 * sizeof(BLAS_Op) + 7.0 * sizeof(int) + 2.0 * sizeof(T); }
@@ -1922,28 +1941,18 @@ void run_device_case(const Options &o, Gpu &gpu, const std::vector<int> &sizes, 
       if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
       std::vector<double> t, kt;
       bool partial_kernel = false;  // kernel_ms of a call the library ran as several records
-      TimingPasses passes(api);
-      int s = 0;  // the input set: evicted from L2 by the calls since its last use
-      for (int r = 0; r < o.reps && why.empty(); ++r)
-        for (int pass = passes.first(); pass < 2 && why.empty(); ++pass) {
-          passes.begin(pass);
-          s = (s + 1) % c.rot;
-          // The call is synchronous, so events on its stream span the whole call, host work included.
-          CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-          why = call(s);
-          CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-          double ms = gpu.elapsed();
-          if (passes.whole_call(pass)) t.push_back(ms);
-          if (!passes.kernel(pass)) continue;
-          // Device-side time of the library's last call (-1 with its device timing off). The
-          // direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
-          double k = api ? blas_batched_last_device_ms() : ms;
-          if (strided && k >= 0) {
-            const long covered = last_call_problems();
-            if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
-          }
-          kt.push_back(k >= 0 ? k : NAN);
+      run_repetitions(gpu, o.reps, c.rot, api, call, why, [&](int, double ms, bool whole_call, bool kernel) {
+        if (whole_call) t.push_back(ms);
+        if (!kernel) return;
+        // Device-side time of the library's last call (-1 with its device timing off). The
+        // direct cuBLAS calls have no host work to speak of: their event time is their kernel time.
+        double k = api ? blas_batched_last_device_ms() : ms;
+        if (strided && k >= 0) {
+          const long covered = last_call_problems();
+          if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
         }
+        kt.push_back(k >= 0 ? k : NAN);
+      });
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s%s: skipped, %s\n", label.c_str(), backend.c_str(),
                      one_per_group ? " one-per-group" : "", why.c_str());
@@ -2639,35 +2648,26 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     c.restore(0, gpu.stream);
     std::vector<double> t, kt, alone;
     bool partial_kernel = false;
-    TimingPasses passes(api);
-    int s = 0;  // the input set: evicted from L2 by the calls since its last use
-    for (int r = 0; r < o.reps && why.empty(); ++r)
-      for (int pass = passes.first(); pass < 2 && why.empty(); ++pass) {
-        passes.begin(pass);
-        s = (s + 1) % c.rot;
-        CUDA_OK(cudaEventRecord(gpu.e0, gpu.stream));
-        why = call(s);
-        CUDA_OK(cudaEventRecord(gpu.e1, gpu.stream));
-        const double ms = gpu.elapsed();
-        if (passes.whole_call(pass)) t.push_back(ms);
-        if (cub && mid && why.empty()) {
-          float m = 0;
-          CUDA_OK(cudaEventElapsedTime(&m, gpu.e0, mid));
-          alone.push_back(m);
-        }
-        if (passes.kernel(pass)) {
-          double k = api ? blas_batched_last_device_ms() : ms;
-          if (two) k = k >= 0 && c.first_call_ms >= 0 ? k + c.first_call_ms : -1;
-          if (strided && k >= 0) {
-            const long covered = last_call_problems();
-            if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
-          }
-          kt.push_back(k >= 0 ? k : NAN);
-        }
-        // Outside the timing, and after the call rather than just before the set's next one: the
-        // copy's last writes would still sit in L2 when that call starts.
-        c.restore(s, gpu.stream);
+    run_repetitions(gpu, o.reps, c.rot, api, call, why, [&](int s, double ms, bool whole_call, bool kernel) {
+      if (whole_call) t.push_back(ms);
+      if (cub && mid && why.empty()) {
+        float m = 0;
+        CUDA_OK(cudaEventElapsedTime(&m, gpu.e0, mid));
+        alone.push_back(m);
       }
+      if (kernel) {
+        double k = api ? blas_batched_last_device_ms() : ms;
+        if (two) k = k >= 0 && c.first_call_ms >= 0 ? k + c.first_call_ms : -1;
+        if (strided && k >= 0) {
+          const long covered = last_call_problems();
+          if (covered >= 0 && covered != c.total) k = -1, partial_kernel = true;
+        }
+        kt.push_back(k >= 0 ? k : NAN);
+      }
+      // Outside the timing, and after the call rather than just before the set's next one: the
+      // copy's last writes would still sit in L2 when that call starts.
+      c.restore(s, gpu.stream);
+    });
     if (!why.empty()) {
       std::fprintf(stderr, "%s %s: skipped, %s\n", label.c_str(), backend.c_str(), why.c_str());
       continue;

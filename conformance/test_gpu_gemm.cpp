@@ -602,8 +602,9 @@ TYPED_TEST(GpuGemm, EveryConfiguration) {
 }
 
 // ---- 2d. a NULL matrix pointer invalidates its problem alone (SPEC.md section 4.2) ----------
-// groups_of_one: the same six problems as six groups of one (the device pass's path for calls
-// of one problem per group, device_run.hpp single_pass).
+// groups_of_one: the problems as groups of one (the device pass's path for calls of one problem
+// per group, device_run.hpp single_pass); count: how many problems (NULL operands recur every
+// 1000, 1500 and 2000 problems).
 template <class T>
 void null_pointer_case(const char *backend, bool groups_of_one, int count = 6) {
   SCOPED_TRACE(std::string(traits<T>::name()) + ", backend " + backend + (groups_of_one ? ", groups of one" : "") +
@@ -699,9 +700,9 @@ TYPED_TEST(GpuGemm, NullPointerSkipsOnlyItsProblem) {
     null_pointer_case<T>(backend, false), null_pointer_case<T>(backend, true), null_ends_case<T>(backend);
 }
 
-// The same in one call of many groups of one problem: a thread team prepares each chunk of
-// groups while the previous one is launched (single_chunks in device_run.hpp); 40,000 groups
-// make three chunks, and a NULL operand in each.
+// The same in one call of many groups of one problem: a thread team runs the one-problem path
+// (device_run.hpp single_pass) over each chunk of 16384 groups; 40,000 groups make three
+// chunks, with NULL operands in each.
 TYPED_TEST(GpuGemm, NullPointersInManyOneProblemGroups) {
   using T = typename TypeParam::type;
   const int groups = is_quad<T> ? 3000 : gpu::reduced() ? 5000 : 40000;

@@ -445,8 +445,9 @@ class DeviceRun {
     if (debug)
       debug_note("blas_batched: device pass %.3f ms: %d chunks%s, form %.3f, scan %.3f, plan %.3f, fill %.3f, "
                  "launch %.3f ms (upload %.3f ms of %.2f MB, launches %.3f ms, vendor library %.3f ms)\n",
-                 (omp_get_wtime() - t_start) * 1e3, chunks, ch.single ? " of one-problem groups (form: form, scan, plan)" : "", t_form * 1e3, t_scan * 1e3, t_plan * 1e3, t_fill * 1e3,
-                 t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3, t_vendor_ * 1e3);
+                 (omp_get_wtime() - t_start) * 1e3, chunks,
+                 ch.single ? " of one-problem groups (form: form, scan, plan)" : "", t_form * 1e3, t_scan * 1e3,
+                 t_plan * 1e3, t_fill * 1e3, t_launch * 1e3, t_upload_ * 1e3, uploaded_ / 1e6, t_kernels_ * 1e3, t_vendor_ * 1e3);
     return status;
   }
 

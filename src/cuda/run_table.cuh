@@ -44,9 +44,14 @@ bool make_launch(RunLaunch<Run, Inline> &L, const Run *table_host, const Run *ta
 // The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
 // the search stays between the runs of this block's first and last unit (a few at most:
 // thousands of one-problem runs must not cost each team a search over all of them).
+// As many units as runs: run u, with no lookup. Planning gives no run zero units, so then each
+// run has exactly one (a call of one-problem groups of one tile each): the search's dependent
+// loads (block_first, then unit_begin) came before the operands' on every team, and the teams
+// of such launches are latency-bound.
 template <int PPB, class Run, int Inline>
 __device__ __forceinline__ const Run &run_of(const RunLaunch<Run, Inline> &L, int64_t u) {
   const Run *runs = L.table ? L.table : L.inline_runs;
+  if (L.total_units == L.count) return runs[u];
   int lo = 0, hi = L.count - 1;
   if (L.block_first) {
     const int64_t b = u / PPB;

@@ -1,5 +1,5 @@
 # Which tile configuration should take gemm orders 17..64 where cuBLAS does not pay (groups of
-# fewer than 64 problems, one problem per group)? Today kTile32_2x2 does (kFallbackConfig), at
+# fewer than 64 problems, one problem per group)? Before 2026-11-29 kTile32_2x2 did for all, at
 # 1.9-2.8x cuBLAS's time for r64 n = 32/64 (H200, 2026-11-29). Needs a build with every
 # configuration: tools/prebuilt.sh -B <build with -DBLAS_BATCHED_GEMM_ALL_CONFIGS=ON> -n allcfg;
 # on the device: PREBUILT=.prebuilt/allcfg.tar.xz bash tools/gpu-check.sh none; bash tools/micro/fallback_sweep.sh

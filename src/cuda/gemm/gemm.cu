@@ -51,7 +51,7 @@ int tuned_config(DevPrec p, int m, int n, int k, bool vendor_backend, bool pays)
       if (e.config != kConfigVendor) return half_tiles(p, m, n, e.config);
       break;
     }
-  return vendor_ok && pays ? kConfigVendor : half_tiles(p, m, n, kFallbackConfig);
+  return vendor_ok && pays ? kConfigVendor : half_tiles(p, m, n, fallback_config(p, m, n));
 }
 
 // BLAS_BATCHED_CORE_VENDOR_MIN_WORK=<m n k x problems> moves kCoreVendorMinWork (tuning; read
@@ -209,7 +209,7 @@ int gemm_kernel_config(DevPrec p, const GemmSeg &g, bool aligned) {
     else if (g.m == kFlatExact[f] && g.n == kFlatExact[f] && g.k == kFlatExact[f]) c = kFirstExact + f;
     else c = kFirstFlat + f;
   }
-  return gemm_config_built(p, c) ? c : kFallbackConfig;
+  return gemm_config_built(p, c) ? c : fallback_config(p, g.m, g.n);
 }
 
 int gemm(Session &s, DevPrec p, GemmSeg *runs, const bool *aligned, int count, bool vendor_backend) {

@@ -43,6 +43,9 @@ struct TileShape {
   // 64 (4 blocks; r64 spills 48 bytes there, yet ran 16 % faster on the H100, ncu, strided
   // n = 16; the other shapes not measured), 128 for complex types (twice the accumulators).
   // Tiles of 64 (4 x 4 a thread, 256 threads): 128, two blocks an SM (r16 spilled 92 bytes at 80).
+  // r32's 32-tiles of 4 x 4 spill 80 bytes at 80 and are still its fastest 32-tiles
+  // (fallback_config in gemm_tuning.hpp). 32-tiles of 2 x 2 at 64: r64 spilled 48 bytes and
+  // gained nothing (ncu, H200, 100k one-problem groups, n 2..32: 778 -> 793 us a call).
   static constexpr int REGS = dev<S>::complex || TILE == 64 ? 128 : TILE == 16 && TM == 2 && TN == 2 ? 64 : 80;
   static constexpr int MIN_BLOCKS = 65536 / (THREADS * REGS) > 0 ? 65536 / (THREADS * REGS) : 1;
   static constexpr bool flat = false;

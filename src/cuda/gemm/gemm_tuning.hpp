@@ -54,8 +54,6 @@ constexpr bool flat_exact_in_registers(int elem_bytes, int n) {
   const int loads = (vectors + team - 1) / team;
   return n * n * elem_bytes == 16 || (n >= vec && team * loads == vectors && team * vec % n == 0);
 }
-// Any size, and the precisions without cuBLAS.
-constexpr int kFallbackConfig = kTile32_2x2;
 // Tiles of 64 hold 2 x 64 x 65 elements of shared memory: within the 48 KB of a static array
 // only up to 4-byte elements (r16, c16, r32).
 constexpr bool tile64_fits(DevPrec p) { return elem_bytes(p) <= 4; }
@@ -70,6 +68,29 @@ constexpr bool tile64_fits(DevPrec p) { return elem_bytes(p) <= 4; }
 constexpr bool half_precision(DevPrec p) { return p == DevPrec::r16 || p == DevPrec::c16; }
 constexpr int64_t padded_area(int m, int n, int tile) {
   return int64_t((m + tile - 1) / tile) * tile * (int64_t((n + tile - 1) / tile) * tile);
+}
+// Any size, and the precisions without cuBLAS: also every run where cuBLAS does not pay
+// (fewer than kVendorMinProblems problems of order 17 and up, one-problem groups among them).
+// Forced, strided, kernel ms for about 1 GB (H200, 2026-11-29, tools/micro/fallback_sweep.sh):
+// - r32 takes 4 x 4 a thread: orders 17 / 24 / 32 / 48 / 64 / 128 / 256, 2 x 2 -> 4 x 4:
+//   2.18 / 1.15 / 0.71 / 1.98 / 1.19 / 2.02 / 3.69 -> 1.41 / 0.80 / 0.56 / 1.37 / 0.85 / 1.39 / 2.45.
+//   r64's 4 x 4 spills (600 bytes) and lost (0.89 against 0.45 at 32).
+// - 16-tiles where 32-tiles pad m x n by more: r64 by a quarter, r32 (whose 32-tiles do more a
+//   thread) by a half. 16 / 32 (the 4 x 4 in r32): order 40 r64 1.02 / 1.64, r32 1.54 / 1.84;
+//   48 r64 0.75 / 1.16, r32 1.12 / 1.37 (32-tiles pad by 78 %); 80 (44 %) r64 1.10 / 1.34, r32
+//   1.69 / 1.53; 112 (31 %) r64 1.44 / 1.55, r32 2.25 / 1.75; equal padding (17..32, 64) kept
+//   the 32-tiles (r64 at 24 0.93 / 0.67, at 64 0.93 / 0.71).
+// The other precisions were not measured.
+constexpr int fallback_config(DevPrec p, int m, int n) {
+  if (p != DevPrec::r32 && p != DevPrec::r64) return kTile32_2x2;
+  const int64_t by32 = padded_area(m, n, 32), by16 = padded_area(m, n, 16);
+  if (p == DevPrec::r64 ? by32 * 4 > by16 * 5 : by32 * 2 > by16 * 3) return kTile16_2x2;
+  return p == DevPrec::r32 ? kTile32_4x4 : kTile32_2x2;
+}
+// The configurations fallback_config names for p (built whatever the table says).
+constexpr bool is_fallback_config(DevPrec p, int c) {
+  if (p != DevPrec::r32 && p != DevPrec::r64) return c == kTile32_2x2;
+  return c == kTile16_2x2 || c == (p == DevPrec::r32 ? kTile32_4x4 : kTile32_2x2);
 }
 constexpr int half_tiles(DevPrec p, int m, int n, int config) {
   return half_precision(p) && config == kTile32_2x2 && padded_area(m, n, 64) <= padded_area(m, n, 32) ? kTile64_4x4
@@ -128,7 +149,7 @@ constexpr bool gemm_config_built(DevPrec p, int c) {
 #ifdef BB_GEMM_ALL_CONFIGS
   return true;
 #else
-  if (c >= kFirstFlat || c == kFallbackConfig) return true;
+  if (c >= kFirstFlat || is_fallback_config(p, c)) return true;
   if (c == kTile64_4x4 && half_precision(p)) return true;
   for (int f : kFlatFallback)
     if (c == f) return true;

@@ -81,16 +81,17 @@ constexpr int64_t padded_area(int m, int n, int tile) {
 //   1.69 / 1.53; 112 (31 %) r64 1.44 / 1.55, r32 2.25 / 1.75; equal padding (17..32, 64) kept
 //   the 32-tiles (r64 at 24 0.93 / 0.67, at 64 0.93 / 0.71).
 // The other precisions were not measured.
+// The precisions whose fallback depends on the shape, and each precision's 32-tiles.
+constexpr bool fallback_by_shape(DevPrec p) { return p == DevPrec::r32 || p == DevPrec::r64; }
+constexpr int fallback_tiles32(DevPrec p) { return p == DevPrec::r32 ? kTile32_4x4 : kTile32_2x2; }
 constexpr int fallback_config(DevPrec p, int m, int n) {
-  if (p != DevPrec::r32 && p != DevPrec::r64) return kTile32_2x2;
   const int64_t by32 = padded_area(m, n, 32), by16 = padded_area(m, n, 16);
-  if (p == DevPrec::r64 ? by32 * 4 > by16 * 5 : by32 * 2 > by16 * 3) return kTile16_2x2;
-  return p == DevPrec::r32 ? kTile32_4x4 : kTile32_2x2;
+  const bool pads_much = p == DevPrec::r64 ? by32 * 4 > by16 * 5 : by32 * 2 > by16 * 3;
+  return fallback_by_shape(p) && pads_much ? kTile16_2x2 : fallback_tiles32(p);
 }
 // The configurations fallback_config names for p (built whatever the table says).
 constexpr bool is_fallback_config(DevPrec p, int c) {
-  if (p != DevPrec::r32 && p != DevPrec::r64) return c == kTile32_2x2;
-  return c == kTile16_2x2 || c == (p == DevPrec::r32 ? kTile32_4x4 : kTile32_2x2);
+  return c == fallback_tiles32(p) || (fallback_by_shape(p) && c == kTile16_2x2);
 }
 constexpr int half_tiles(DevPrec p, int m, int n, int config) {
   return half_precision(p) && config == kTile32_2x2 && padded_area(m, n, 64) <= padded_area(m, n, 32) ? kTile64_4x4

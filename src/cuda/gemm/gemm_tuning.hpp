@@ -130,6 +130,14 @@ constexpr bool core_vendor_min_work_applies(DevPrec p) { return p == DevPrec::r3
 constexpr int kCoreSkinnyMaxK = 32;
 constexpr bool core_skinny_run(int m, int n, int k) { return (m == 1 || n == 1) && k <= kCoreSkinnyMaxK; }
 
+// Merged launches (gemm_launch_merged): a chunk's configurations of at most this many blocks
+// per SM share one launch (at least two of them), the larger keep their own, whose registers
+// and occupancy are their kernel's alone. Not measured yet (a first guess: blocks that fill the
+// GPU once or less, where a launch of its own mostly waits on the launch and the ramp).
+constexpr int kMergedBlocksPerSm = 4;
+constexpr int kMergedThreads = 256;         // the configurations that take part: 256 threads
+constexpr int kMergedSmemBytes = 48 * 1024;  // and a static shared array
+
 struct TuningEntry {
   DevPrec prec;
   int max_order, config;

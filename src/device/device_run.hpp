@@ -907,9 +907,12 @@ class DeviceRun {
       const int64_t most = A::merge_blocks(s);
       uint32_t mask = 0;
       int n = 0;
+      int64_t blocks = 0;
       for (int c = 0; c < A::kConfigs; ++c)
-        if (ch.count[c] && A::mergeable(c) && blocks_of(ch, c) <= most) mask |= 1u << c, ++n;
-      if (n >= 2) ch.merged = mask;
+        if (ch.count[c] && A::mergeable(c) && blocks_of(ch, c) <= most) mask |= 1u << c, ++n, blocks += blocks_of(ch, c);
+      // Each block of a merged launch runs once: none where the grid is capped below them
+      // (BLAS_BATCHED_GRID_BLOCKS, a test switch).
+      if (n >= 2 && blocks <= s.loop_block_cap()) ch.merged = mask;
     }
   }
 

@@ -64,7 +64,9 @@ int launch_merged(Session &s, GemmLaunchPart *parts, int count) {
   }
   // Every block runs once (no loop over units): within the cap by planning's rule.
   if (blocks > s.loop_block_cap()) return s.fail(BLAS_BATCHED_ERR_DEVICE);
-  return blocks ? launch_kernel(s, gemm_merged<S>, M, kMergedThreads, blocks, 0) : s.status();
+  // Dynamic shared memory (merged_part), at most 48 KB: no attribute to set.
+  static_assert(MergedKernel<S>::smem_bytes <= 48 * 1024);
+  return blocks ? launch_kernel(s, gemm_merged<S>, M, kMergedThreads, blocks, MergedKernel<S>::smem_bytes) : s.status();
 }
 
 template <class S>

@@ -594,33 +594,35 @@ constexpr bool merged_config(int config) {
 // Each configuration's work as a function of its own: inlined into one kernel, the bodies'
 // registers were allocated together and spilled (r64: 536 bytes at 80 registers, where each
 // body alone needs no spill).
+// The launch's dynamic shared memory, named here rather than passed: a pointer argument of a
+// noinline function is generic, and its accesses would not compile to shared-memory ones.
 template <class S, class Shape>
-__device__ __noinline__ void merged_part(const RunTable<GemmSeg> L, int64_t first, int64_t step, S *smem) {
+__device__ __noinline__ void merged_part(const RunTable<GemmSeg> L, int64_t first, int64_t step) {
+  extern __shared__ __align__(16) unsigned char gemm_merged_smem[];
+  S *smem = reinterpret_cast<S *>(gemm_merged_smem);
   if constexpr (Shape::flat) gemm_flat_blocks<S, Shape>(L, first, step, smem);
   else gemm_tiles_blocks<S, Shape>(L, first, step, smem);
 }
 
 template <class S, int I = 0>
-__device__ __forceinline__ void merged_blocks(int config, const RunTable<GemmSeg> &L, int64_t first, int64_t step,
-                                              S *smem) {
+__device__ __forceinline__ void merged_blocks(int config, const RunTable<GemmSeg> &L, int64_t first, int64_t step) {
   if constexpr (I < kGemmConfigs) {
     if constexpr (Merged<S, I>::value) {
       using Shape = typename Merged<S, I>::Shape;
-      if (config == I) return merged_part<S, Shape>(L, first, step, smem);
+      if (config == I) return merged_part<S, Shape>(L, first, step);
     }
-    merged_blocks<S, I + 1>(config, L, first, step, smem);
+    merged_blocks<S, I + 1>(config, L, first, step);
   }
 }
 
 template <class S>
 __global__ void __launch_bounds__(kMergedThreads, MergedKernel<S>::min_blocks) gemm_merged(const __grid_constant__ GemmMergedLaunch M) {
-  __shared__ __align__(16) unsigned char smem[MergedKernel<S>::smem_bytes];
   int q = 0;  // this block's part: a few parts, in block order
   while (q + 1 < M.parts && M.part[q + 1].block_begin <= int64_t(blockIdx.x)) ++q;
   const GemmLaunchPart &P = M.part[q];
   const RunTable<GemmSeg> L{static_cast<const GemmSeg *>(P.table), P.block_first, P.count, P.units};
   const int64_t blocks = (q + 1 < M.parts ? M.part[q + 1].block_begin : int64_t(gridDim.x)) - P.block_begin;
-  merged_blocks<S>(P.config, L, int64_t(blockIdx.x) - P.block_begin, blocks, reinterpret_cast<S *>(smem));
+  merged_blocks<S>(P.config, L, int64_t(blockIdx.x) - P.block_begin, blocks);
 }
 
 }  // namespace bb::cuda

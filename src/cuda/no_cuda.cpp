@@ -50,6 +50,7 @@ void *Session::stream() const { return nullptr; }
 void *Session::cublas(bool) { return nullptr; }
 void *Session::cusolver(bool) { return nullptr; }
 int Session::sm_count() const { return 0; }
+int64_t Session::loop_block_cap() const { return 0; }
 int Session::check(int) { return status_; }
 int Session::check_at(int, int) { return status_; }
 void Session::clear_stale_error() {}
@@ -68,6 +69,7 @@ bool gemm_vendor_ok(DevPrec, const GemmSeg &) { return false; }
 int gemm_kernel_config(DevPrec, const GemmSeg &, bool) { return 0; }
 int64_t gemm_units(const GemmSeg &, const GemmShapeInfo &) { return 0; }
 int gemm_launch(Session &s, DevPrec, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t) { return s.status(); }
+int gemm_launch_merged(Session &s, DevPrec, GemmLaunchPart *, int) { return s.status(); }
 int gemm_vendor(Session &s, DevPrec, const GemmSeg &) { return s.status(); }
 int gemm(Session &s, DevPrec, GemmSeg *, const bool *, int, bool) { return s.status(); }
 int64_t lu_units(const FactorRun &, int) { return 0; }

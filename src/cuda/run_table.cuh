@@ -41,6 +41,21 @@ bool make_launch(RunLaunch<Run, Inline> &L, const Run *table_host, const Run *ta
   return true;
 }
 
+// A launch's runs as its kernels read them: the table in device memory (or the launch's runs
+// by value), and for a table each block's first run. Several configurations in one launch
+// (gemm_merged) give each configuration's blocks their own.
+template <class Run>
+struct RunTable {
+  const Run *runs;
+  const int32_t *block_first;
+  int count;
+  int64_t total_units;
+};
+template <class Run, int Inline>
+__device__ __forceinline__ RunTable<Run> run_table(const RunLaunch<Run, Inline> &L) {
+  return {L.table ? L.table : L.inline_runs, L.block_first, L.count, L.total_units};
+}
+
 // The run of unit u: the last whose unit_begin <= u (runs are in unit order). With a table,
 // the search stays between the runs of this block's first and last unit (a few at most:
 // thousands of one-problem runs must not cost each team a search over all of them).
@@ -48,15 +63,15 @@ bool make_launch(RunLaunch<Run, Inline> &L, const Run *table_host, const Run *ta
 // run has exactly one (a call of one-problem groups of one tile each): the search's dependent
 // loads (block_first, then unit_begin) came before the operands' on every team, and the teams
 // of such launches are latency-bound.
-template <int PPB, class Run, int Inline>
-__device__ __forceinline__ const Run &run_of(const RunLaunch<Run, Inline> &L, int64_t u) {
-  const Run *runs = L.table ? L.table : L.inline_runs;
-  if (L.total_units == L.count) return runs[u];
-  int lo = 0, hi = L.count - 1;
-  if (L.block_first) {
+template <int PPB, class Run>
+__device__ __forceinline__ const Run &run_of(const RunTable<Run> &T, int64_t u) {
+  const Run *runs = T.runs;
+  if (T.total_units == T.count) return runs[u];
+  int lo = 0, hi = T.count - 1;
+  if (T.block_first) {
     const int64_t b = u / PPB;
-    lo = L.block_first[b];
-    if ((b + 1) * PPB < L.total_units) hi = L.block_first[b + 1];
+    lo = T.block_first[b];
+    if ((b + 1) * PPB < T.total_units) hi = T.block_first[b + 1];
   }
   while (lo < hi) {
     const int mid = (lo + hi + 1) / 2;
@@ -64,6 +79,10 @@ __device__ __forceinline__ const Run &run_of(const RunLaunch<Run, Inline> &L, in
     else hi = mid - 1;
   }
   return runs[lo];
+}
+template <int PPB, class Run, int Inline>
+__device__ __forceinline__ const Run &run_of(const RunLaunch<Run, Inline> &L, int64_t u) {
+  return run_of<PPB>(run_table(L), u);
 }
 
 // Problem i's matrix of an operand (NULL where a device pointer array holds NULL).

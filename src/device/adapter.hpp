@@ -79,6 +79,15 @@ inline bool strided_form_ok(const Segment &s, unsigned used, int operands, const
   return true;
 }
 
+// One configuration's runs in a merged launch (an adapter with kMergedLaunch): its table and
+// blocks' first runs in device memory.
+struct MergedPart {
+  int config = 0, count = 0;
+  int64_t units = 0;
+  const void *table = nullptr;
+  const int32_t *block_first = nullptr;
+};
+
 // No device path: device-resident data makes the call return BLAS_BATCHED_ERR_UNSUPPORTED.
 template <class Call>
 struct Adapter {
@@ -87,6 +96,9 @@ struct Adapter {
   static constexpr int kOperands = 1, kConfigs = 1, kInline = 1;
   static constexpr bool kNumericInfo = false;  // kernels write info codes (the info channel)
   static constexpr bool kZeroesInfo = false;   // kernels can write a device info's zeros
+  // Configurations with few blocks in a chunk share one launch (launch_merged, mergeable(c),
+  // merge_blocks(session): the most blocks a configuration may have to take part).
+  static constexpr bool kMergedLaunch = false;
   struct Group {};
   using Run = int;
   static void start_call() {}

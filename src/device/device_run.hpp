@@ -508,6 +508,9 @@ class DeviceRun {
     int64_t vendor_runs = 0;
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
+    // Bit c: configuration c's runs go into the chunk's merged launch (table in device memory
+    // whatever their count). Decided with the counts (place_chunk).
+    uint32_t merged = 0;
     char *host = nullptr, *device = nullptr;
     // Every group of one problem, pointer arrays in host memory, no info channel: each group's
     // run, configuration and units come from one pass (single_pass), without a Segment and a
@@ -749,10 +752,11 @@ class DeviceRun {
     std::copy(sum.units, sum.units + A::kConfigs, ch.units);
     // The slot's layout: what is uploaded (the pointer block, then a table per configuration
     // with more runs than fit in the launch parameters), then the info channel's areas.
+    decide_merged(s, ch);
     cuda::ArenaLayout at;
     at.take(std::size_t(sum.block) * A::kOperands * sizeof(void *));
     for (int c = 0; c < A::kConfigs; ++c) {
-      const bool table = ch.count[c] > A::kInline;
+      const bool table = in_table(ch, c);
       ch.table_at[c] = at.take(table ? std::size_t(ch.count[c]) * sizeof(Run) : 0);
       ch.blocks_at[c] = at.take(table ? std::size_t(blocks_of(ch, c)) * sizeof(int32_t) : 0);
     }
@@ -836,7 +840,7 @@ class DeviceRun {
       sg.unit_begin = at.units[sg.config], at.units[sg.config] += sg.units;
       Run r = A::make_run(ch.desc[i], sg, place);
       r.unit_begin = sg.unit_begin;
-      if (ch.count[sg.config] <= A::kInline) {
+      if (!in_table(ch, sg.config)) {
         ch.inline_runs[sg.config][sg.table_pos] = r;
         continue;
       }
@@ -876,7 +880,7 @@ class DeviceRun {
       if (config < 0) continue;
       const int64_t pos = at.count[config]++, unit_begin = at.units[config], units = ch.single_units[j];
       at.units[config] += units;
-      const bool inline_run = ch.count[config] <= A::kInline;
+      const bool inline_run = !in_table(ch, config);
       Run &r = inline_run ? ch.inline_runs[config][pos] : reinterpret_cast<Run *>(ch.host + ch.table_at[config])[pos];
       r = ch.single_runs[j];
       r.unit_begin = unit_begin;
@@ -886,6 +890,43 @@ class DeviceRun {
       for (int64_t b = (unit_begin + per - 1) / per; b * per < unit_begin + units; ++b) first[b] = int32_t(pos);
     }
 #pragma omp barrier
+  }
+
+  // Whether configuration c's runs are read from a table in device memory (else they travel
+  // in the launch's parameters).
+  static bool in_table(const Chunk &ch, int c) { return (ch.merged >> c & 1u) || ch.count[c] > A::kInline; }
+
+  // The configurations of few blocks each share one launch when at least two do (a chunk of
+  // one-problem groups of many sizes launched about ten kernels of a few blocks each). Not in a
+  // graph capture: the tables need an upload.
+  void decide_merged(cuda::Session &s, Chunk &ch) {
+    ch.merged = 0;
+    if constexpr (A::kMergedLaunch) {
+      static_assert(A::kConfigs <= 32, "one bit a configuration");
+      if (ch.capturing) return;
+      const int64_t most = A::merge_blocks(s);
+      uint32_t mask = 0;
+      int n = 0;
+      int64_t blocks = 0;
+      for (int c = 0; c < A::kConfigs; ++c)
+        if (ch.count[c] && A::mergeable(c) && blocks_of(ch, c) <= most) mask |= 1u << c, ++n, blocks += blocks_of(ch, c);
+      // Each block of a merged launch runs once: none where the grid is capped below them
+      // (BLAS_BATCHED_GRID_BLOCKS, a test switch).
+      if (n >= 2 && blocks <= s.loop_block_cap()) ch.merged = mask;
+    }
+  }
+
+  int launch_merged(cuda::Session &s, Chunk &ch) {
+    if constexpr (A::kMergedLaunch) {
+      MergedPart parts[A::kConfigs];
+      int n = 0;
+      for (int c = 0; c < A::kConfigs; ++c)
+        if (ch.merged >> c & 1u)
+          parts[n++] = {c, int(ch.count[c]), ch.units[c], ch.device + ch.table_at[c],
+                        reinterpret_cast<const int32_t *>(ch.device + ch.blocks_at[c])};
+      return A::launch_merged(s, parts, n);
+    }
+    return s.status();
   }
 
   static int64_t blocks_of(const Chunk &ch, int config) {
@@ -925,9 +966,10 @@ class DeviceRun {
                                int(ch.nseg), ch.problems, codes, device_info_, ch.checked_problems > 0))
         return s.status();
     }
+    if (ch.merged && launch_merged(s, ch)) return s.status();
     for (int c = 0; c < A::kConfigs; ++c) {
-      if (!ch.count[c]) continue;
-      const bool table = ch.count[c] > A::kInline;
+      if (!ch.count[c] || (ch.merged >> c & 1u)) continue;
+      const bool table = in_table(ch, c);
       if (A::launch(s, c, table ? nullptr : ch.inline_runs[c],
                     table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr,
                     table ? reinterpret_cast<const int32_t *>(ch.device + ch.blocks_at[c]) : nullptr,

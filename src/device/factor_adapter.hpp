@@ -27,6 +27,7 @@ struct FactorAdapter {
   static constexpr bool kInverse = Call::kFactorFirst;
   static constexpr bool supported = true;
   static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr bool kMergedLaunch = false;
   static constexpr int kOperands = kPotrf ? 1 : 2;
   static constexpr int kConfigs =
       kPotrf ? int(cuda::kCholConfigs) : kGeqrf ? int(cuda::kQrConfigs) : int(cuda::kLuConfigs);

@@ -6,8 +6,10 @@
 #include "adapter.hpp"
 #include "staged.hpp"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
 #include <vector>
 
 #include <type_traits>
@@ -35,6 +37,7 @@ template <class T>
 struct Adapter<GemmCall<T>> {
   static constexpr bool supported = true;
   static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr bool kMergedLaunch = gpu_arithmetic<T>;
   static constexpr int kOperands = 3;  // A, B, C as the column-major kernels see them
   static constexpr int kConfigs = cuda::kGemmConfigCount;
   static constexpr int kInline = cuda::kInlineSegs;
@@ -150,6 +153,22 @@ struct Adapter<GemmCall<T>> {
   static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
                     int count, int64_t units) {
     return cuda::gemm_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
+  }
+  static bool mergeable(int config) { return shapes()[config].mergeable; }
+  // BLAS_BATCHED_MERGED_BLOCKS_PER_SM (read once; 0: no merged launches) moves the rule, for A/B runs.
+  static int64_t merge_blocks(const cuda::Session &s) {
+    static const int per_sm = [] {
+      const char *e = std::getenv("BLAS_BATCHED_MERGED_BLOCKS_PER_SM");
+      return e && *e ? std::max(std::atoi(e), 0) : cuda::kMergedBlocksPerSm;
+    }();
+    return int64_t(s.sm_count()) * per_sm;
+  }
+  static int launch_merged(cuda::Session &s, const MergedPart *parts, int count) {
+    cuda::GemmLaunchPart p[kConfigs];
+    for (int i = 0; i < count && i < kConfigs; ++i)
+      p[i].config = parts[i].config, p[i].count = parts[i].count, p[i].units = parts[i].units,
+      p[i].table = static_cast<const Run *>(parts[i].table), p[i].block_first = parts[i].block_first;
+    return cuda::gemm_launch_merged(s, device_precision<T>(), p, count);
   }
   static int vendor(cuda::Session &s, const Run &r) { return cuda::gemm_vendor(s, device_precision<T>(), r); }
 

@@ -24,6 +24,7 @@ struct Adapter<TriangularCall<T, R>> {
   using Call = TriangularCall<T, R>;
   static constexpr bool supported = true;
   static constexpr bool native = gpu_arithmetic<T>;  // else staged through the host
+  static constexpr bool kMergedLaunch = false;
   static constexpr int kOperands = 2;                // A, B: B last, NULL for skipped problems
   static constexpr int kConfigs = cuda::kTriConfigs;
   static constexpr int kInline = cuda::kTriInlineRuns;

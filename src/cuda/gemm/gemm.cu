@@ -97,6 +97,10 @@ int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host, co
   });
 }
 
+int gemm_launch_merged(Session &s, DevPrec p, GemmLaunchPart *parts, int count) {
+  return by_precision(p, [&](auto x) { return launch_merged<decltype(x)>(s, parts, count); });
+}
+
 namespace {
 // Whether cuBLAS needs pointer lists built for the run: array operands moved to sub-blocks (it
 // has no offsets), or arrays beside an evenly spaced operand (a blocked algorithm's workspace

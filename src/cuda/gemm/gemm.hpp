@@ -40,6 +40,7 @@ struct GemmShapeInfo {
   int max_elements = 0; // flat: largest matrix (elements); exact shapes: n x n x n exactly
   int exact = 0;
   int teams_per_block = 1;
+  bool mergeable = false;  // can share a launch with others (gemm_launch_merged)
 };
 GemmShapeInfo gemm_shape(DevPrec p, int config);
 
@@ -73,6 +74,19 @@ int64_t gemm_units(const GemmSeg &s, const GemmShapeInfo &shape);
 constexpr int kInlineSegs = 8;
 int gemm_launch(Session &s, DevPrec p, int config, const GemmSeg *table_host,
                 const GemmSeg *table_device, const int32_t *block_first, int count, int64_t units);
+
+// Several configurations' runs in one launch, each configuration's table in device memory (the
+// configurations gemm_shape calls mergeable; each part's blocks follow the previous part's).
+// For chunks whose configurations have few blocks each, where launches, not kernels, cost the
+// time. Returns a status.
+struct GemmLaunchPart {
+  int config = 0, count = 0;
+  int64_t units = 0;
+  int64_t block_begin = 0;  // set by gemm_launch_merged
+  const GemmSeg *table = nullptr;
+  const int32_t *block_first = nullptr;
+};
+int gemm_launch_merged(Session &s, DevPrec p, GemmLaunchPart *parts, int count);
 
 // cuBLAS on one run, all operands strided or all arrays without offsets. Returns a status.
 int gemm_vendor(Session &s, DevPrec p, const GemmSeg &run);

@@ -26,6 +26,7 @@ GemmShapeInfo shape_info(int config) {
     info.exact = Shape::EXACT;
     info.teams_per_block = Shape::PPB;
   });
+  info.mergeable = info.built && merged_config<S>(config);
   return info;
 }
 
@@ -44,6 +45,28 @@ int launch(Session &s, int config, const GemmSeg *table_host, const GemmSeg *tab
   });
   if (!built) return s.fail(BLAS_BATCHED_ERR_DEVICE);  // planning never picks an uncompiled one
   return status;
+}
+
+template <class S>
+int launch_merged(Session &s, GemmLaunchPart *parts, int count) {
+  if (s.status()) return s.status();
+  GemmMergedLaunch M{};
+  int64_t blocks = 0;
+  for (int i = 0; i < count; ++i) {
+    const GemmLaunchPart &part = parts[i];
+    int per = 0;
+    with_shape<S>(part.config, [&](auto shape) { per = decltype(shape)::PPB; });
+    if (!per || !merged_config<S>(part.config) || !part.table || part.units <= 0 || count > kGemmConfigs)
+      return s.fail(BLAS_BATCHED_ERR_DEVICE);  // planning merges only such parts
+    M.part[M.parts] = part;
+    M.part[M.parts++].block_begin = blocks;
+    blocks += (part.units + per - 1) / per;
+  }
+  // Every block runs once (no loop over units): within the cap by planning's rule.
+  if (blocks > s.loop_block_cap()) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  // Dynamic shared memory (merged_part), at most 48 KB: no attribute to set.
+  static_assert(MergedKernel<S>::smem_bytes <= 48 * 1024);
+  return blocks ? launch_kernel(s, gemm_merged<S>, M, kMergedThreads, blocks, MergedKernel<S>::smem_bytes) : s.status();
 }
 
 template <class S>
@@ -93,6 +116,7 @@ int vendor(Session &s, const GemmSeg &g) {
 #define BB_GEMM_DECLARE(S, EXTERN)                                                                      \
   EXTERN template GemmShapeInfo shape_info<S>(int);                                                    \
   EXTERN template int launch<S>(Session &, int, const GemmSeg *, const GemmSeg *, const int32_t *, int, int64_t); \
+  EXTERN template int launch_merged<S>(Session &, GemmLaunchPart *, int);                             \
   EXTERN template int vendor<S>(Session &, const GemmSeg &);
 
 }  // namespace bb::cuda

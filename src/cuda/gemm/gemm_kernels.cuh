@@ -18,6 +18,11 @@
 namespace bb::cuda {
 
 using GemmLaunch = RunLaunch<GemmSeg, kInlineSegs>;
+// The parts of a merged launch (gemm_merged), in block order.
+struct GemmMergedLaunch {
+  int parts;
+  GemmLaunchPart part[kGemmConfigs];
+};
 
 // A NULL C, or a NULL A or B where the problem needs them (k > 0, even when alpha = 0 leaves
 // them unread: SPEC.md section 4.2), in array form: a problem skipped, which the pass over the
@@ -33,11 +38,13 @@ struct TileShape {
   static constexpr int TILE = TILE_, TM = TM_, TN = TN_;
   static constexpr int TX = TILE / TM, TY = TILE / TN, TEAM = TX * TY;
   static constexpr int LD = TILE + 1;  // pad: transposed stores hit distinct banks
-  static constexpr int team_smem = 2 * TILE * LD * int(sizeof(S));
+  static constexpr int team_elements = 2 * TILE * LD;  // A's tile, then B's
+  static constexpr int team_smem = team_elements * int(sizeof(S));
   static constexpr int by_threads = 256 / TEAM > 0 ? 256 / TEAM : 1;
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
   static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
   static constexpr int THREADS = TEAM * PPB;
+  static constexpr int smem_bytes = PPB * team_elements * int(sizeof(S));
   // Blocks per SM asked of ptxas: for real types 80 registers (3 blocks of 256 threads; 64
   // would spill, and without a hint the smallest tiles spill a little) except tile 16 2 x 2 at
   // 64 (4 blocks; r64 spills 48 bytes there, yet ran 16 % faster on the H100, ncu, strided
@@ -65,10 +72,15 @@ struct FlatShape {
   static constexpr int PER = EXACT > 0 ? flat_exact_vectors_per_thread(int(sizeof(S)), EXACT) : 1;  // vectors of C a thread
   static constexpr int TEAM = flat_team(VM, PER);
   static constexpr int team_smem = 3 * MAXE * int(sizeof(S)) + 16;
+  // A team's shared memory, elements: A, B and C of up to MAXE elements (at least a vector each),
+  // and 16 bytes more, so that the teams sharing a warp read different banks.
+  static constexpr int M = MAXE < VEC ? VEC : MAXE;
+  static constexpr int team_elements = 3 * M + VEC;
   static constexpr int by_threads = 256 / TEAM;
   static constexpr int by_smem = (40 * 1024) / team_smem > 0 ? (40 * 1024) / team_smem : 1;
   static constexpr int PPB = by_threads < by_smem ? by_threads : by_smem;
   static constexpr int THREADS = TEAM * PPB;
+  static constexpr int smem_bytes = PPB * team_elements * int(sizeof(S));
   static constexpr int LOADS = (VM + TEAM - 1) / TEAM, OUTS = (MAXE + TEAM - 1) / TEAM;
   static constexpr int TILE = 1 << 30;  // one tile per problem
   static constexpr bool flat = true;
@@ -265,10 +277,12 @@ __device__ __forceinline__ void flat_registers(const uint4 *ra, const uint4 *rb,
   memcpy(rc, c, 16);
 }
 
+// A flat kernel's work from block `first` in steps of `step` (the blocks of its launch, or of
+// its part of a merged launch) over the runs of L; smem: Shape::smem_bytes, 16-byte aligned.
 template <class S, class Shape>
-__global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constant__ GemmLaunch L) {
+__device__ __forceinline__ void gemm_flat_blocks(const RunTable<GemmSeg> &L, int64_t first, int64_t step, S *smem) {
   using CT = typename dev<S>::C;
-  constexpr int MAXE = Shape::MAXE, VEC = Shape::VEC, TEAM = Shape::TEAM;
+  constexpr int VEC = Shape::VEC, TEAM = Shape::TEAM;
   constexpr bool in_registers = Shape::in_registers, column_vectors = Shape::column_vectors;
   // There, A's and B's columns sit VEC elements further apart than N: the threads of a warp
   // read one element of several columns, and columns a multiple of 32 words apart would all
@@ -277,12 +291,11 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
   constexpr int LD = column_vectors && N >= 2 * VEC ? N + VEC : N;
   // Teams sit 16 bytes further apart than their data needs, so the teams that share a warp
   // read different banks.
-  constexpr int M = MAXE < VEC ? VEC : MAXE;
-  __shared__ __align__(16) S smem[Shape::PPB][3 * M + VEC];
+  constexpr int M = Shape::M;
   const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
-  static_assert(!column_vectors || 2 * N * LD <= 3 * M + VEC, "padded A and B fit the team's space");
-  S *sA = smem[team], *sB = sA + (column_vectors ? N * LD : M), *sC = sB + M;
-  for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
+  static_assert(!column_vectors || 2 * N * LD <= Shape::team_elements, "padded A and B fit the team's space");
+  S *sA = smem + team * Shape::team_elements, *sB = sA + (column_vectors ? N * LD : M), *sC = sB + M;
+  for (int64_t vb = first; vb * Shape::PPB < L.total_units; vb += step) {
     const int64_t u = vb * Shape::PPB + team;
     const bool in_launch = u < L.total_units;
     const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
@@ -393,20 +406,21 @@ __global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constan
   }
 }
 
+// A tiled kernel's work from block `first` in steps of `step` over the runs of L (as
+// gemm_flat_blocks).
 template <class S, class Shape>
-__global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(const __grid_constant__ GemmLaunch L) {
+__device__ __forceinline__ void gemm_tiles_blocks(const RunTable<GemmSeg> &L, int64_t first, int64_t step, S *smem) {
   using CT = typename dev<S>::C;
   constexpr int TILE = Shape::TILE, TM = Shape::TM, TN = Shape::TN, TX = Shape::TX,
                 TY = Shape::TY, TEAM = Shape::TEAM, LD = Shape::LD, PER = TM * TN,
                 COLS = TEAM / TILE;
-  __shared__ S smem[Shape::PPB][2][TILE][LD];
   const int team = threadIdx.x / TEAM, t = threadIdx.x % TEAM;
   const int tx = t % TX, ty = t / TX;
   const int r = t % TILE, c0 = t / TILE;  // load position: row r of columns c0, c0 + COLS, ...
-  S(*sA)[LD] = smem[team][0];  // sA[kk][i] = op(A)(i, kk)
-  S(*sB)[LD] = smem[team][1];  // sB[kk][j] = op(B)(kk, j)
+  S(*sA)[LD] = reinterpret_cast<S(*)[LD]>(smem + team * Shape::team_elements);  // sA[kk][i] = op(A)(i, kk)
+  S(*sB)[LD] = sA + TILE;                                                       // sB[kk][j] = op(B)(kk, j)
 
-  for (int64_t vb = blockIdx.x; vb * Shape::PPB < L.total_units; vb += gridDim.x) {
+  for (int64_t vb = first; vb * Shape::PPB < L.total_units; vb += step) {
     const int64_t u = vb * Shape::PPB + team;
     const bool in_launch = u < L.total_units;
     const GemmSeg &G = run_of<Shape::PPB>(L, in_launch ? u : L.total_units - 1);
@@ -521,6 +535,94 @@ __global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(
         }
     }
   }
+}
+
+template <class S, class Shape>
+__global__ void __launch_bounds__(Shape::THREADS) gemm_flat(const __grid_constant__ GemmLaunch L) {
+  __shared__ __align__(16) S smem[Shape::PPB * Shape::team_elements];
+  gemm_flat_blocks<S, Shape>(run_table(L), blockIdx.x, gridDim.x, smem);
+}
+
+template <class S, class Shape>
+__global__ void __launch_bounds__(Shape::THREADS, Shape::MIN_BLOCKS) gemm_tiles(const __grid_constant__ GemmLaunch L) {
+  __shared__ __align__(16) S smem[Shape::PPB * Shape::team_elements];
+  gemm_tiles_blocks<S, Shape>(run_table(L), blockIdx.x, gridDim.x, smem);
+}
+
+// Merged launches: the runs of several configurations in one launch, each configuration's
+// blocks after the previous one's (GemmMergedLaunch). A chunk of one-problem groups of many
+// sizes launched about ten kernels of a few blocks each, every one paying a launch on the
+// host (about 5 us on the H200 machine's) and a ramp on the GPU. The configurations that take
+// part: those built with 256 threads a block whose shared memory fits a static array.
+template <class S, int I>
+struct Merged {
+  using Shape = std::tuple_element_t<I, GemmShapes<S>>;
+  static constexpr bool value = gemm_config_built(dev_prec_of<S>(), I) && Shape::THREADS == kMergedThreads &&
+                                Shape::smem_bytes <= kMergedSmemBytes;
+};
+template <class S, int I = 0>
+constexpr int merged_smem_bytes() {
+  if constexpr (I == kGemmConfigs) return 16;
+  else {
+    constexpr int rest = merged_smem_bytes<S, I + 1>();
+    if constexpr (Merged<S, I>::value) return Merged<S, I>::Shape::smem_bytes > rest ? Merged<S, I>::Shape::smem_bytes : rest;
+    else return rest;
+  }
+}
+// The fewest blocks an SM that the tiled configurations among them ask for (their registers).
+template <class S, int I = 0>
+constexpr int merged_min_blocks() {
+  if constexpr (I == kGemmConfigs) return 8;
+  else {
+    constexpr int rest = merged_min_blocks<S, I + 1>();
+    using Shape = typename Merged<S, I>::Shape;
+    if constexpr (Merged<S, I>::value && !Shape::flat) return Shape::MIN_BLOCKS < rest ? Shape::MIN_BLOCKS : rest;
+    else return rest;
+  }
+}
+// (As constants: device code may not call host constexpr functions.)
+template <class S>
+struct MergedKernel {
+  static constexpr int smem_bytes = merged_smem_bytes<S>(), min_blocks = merged_min_blocks<S>();
+};
+template <class S, int I = 0>
+constexpr bool merged_config(int config) {
+  if constexpr (I == kGemmConfigs) return false;
+  else return (config == I && Merged<S, I>::value) || merged_config<S, I + 1>(config);
+}
+
+// Each configuration's work as a function of its own: inlined into one kernel, the bodies'
+// registers were allocated together and spilled (r64: 536 bytes at 80 registers, where each
+// body alone needs no spill).
+// The launch's dynamic shared memory, named here rather than passed: a pointer argument of a
+// noinline function is generic, and its accesses would not compile to shared-memory ones.
+template <class S, class Shape>
+__device__ __noinline__ void merged_part(const RunTable<GemmSeg> L, int64_t first, int64_t step) {
+  extern __shared__ __align__(16) unsigned char gemm_merged_smem[];
+  S *smem = reinterpret_cast<S *>(gemm_merged_smem);
+  if constexpr (Shape::flat) gemm_flat_blocks<S, Shape>(L, first, step, smem);
+  else gemm_tiles_blocks<S, Shape>(L, first, step, smem);
+}
+
+template <class S, int I = 0>
+__device__ __forceinline__ void merged_blocks(int config, const RunTable<GemmSeg> &L, int64_t first, int64_t step) {
+  if constexpr (I < kGemmConfigs) {
+    if constexpr (Merged<S, I>::value) {
+      using Shape = typename Merged<S, I>::Shape;
+      if (config == I) return merged_part<S, Shape>(L, first, step);
+    }
+    merged_blocks<S, I + 1>(config, L, first, step);
+  }
+}
+
+template <class S>
+__global__ void __launch_bounds__(kMergedThreads, MergedKernel<S>::min_blocks) gemm_merged(const __grid_constant__ GemmMergedLaunch M) {
+  int q = 0;  // this block's part: a few parts, in block order
+  while (q + 1 < M.parts && M.part[q + 1].block_begin <= int64_t(blockIdx.x)) ++q;
+  const GemmLaunchPart &P = M.part[q];
+  const RunTable<GemmSeg> L{static_cast<const GemmSeg *>(P.table), P.block_first, P.count, P.units};
+  const int64_t blocks = (q + 1 < M.parts ? M.part[q + 1].block_begin : int64_t(gridDim.x)) - P.block_begin;
+  merged_blocks<S>(P.config, L, int64_t(blockIdx.x) - P.block_begin, blocks);
 }
 
 }  // namespace bb::cuda

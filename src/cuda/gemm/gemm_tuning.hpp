@@ -131,6 +131,16 @@ constexpr bool core_vendor_min_work_applies(DevPrec p) { return p == DevPrec::r3
 constexpr int kCoreSkinnyMaxK = 32;
 constexpr bool core_skinny_run(int m, int n, int k) { return (m == 1 || n == 1) && k <= kCoreSkinnyMaxK; }
 
+// Merged launches (gemm_launch_merged): a chunk's configurations of at most this many blocks
+// per SM share one launch (at least two of them), the larger keep their own, whose registers
+// and occupancy are their kernel's alone. H200, 100k one-problem groups of orders 2..32
+// (tools/micro/one_problem_ab.sh): launches a call 70 -> 20 (r64), 77 -> 19 (r32); kernels
+// 1202 -> 940 us (r64), 962 -> 657 us (r32); whole call 2.76 -> 2.52 ms, 2.37 -> 2.35 ms.
+// 4 is a first guess that was not swept.
+constexpr int kMergedBlocksPerSm = 4;
+constexpr int kMergedThreads = 256;         // the configurations that take part: 256 threads
+constexpr int kMergedSmemBytes = 48 * 1024;  // and a static shared array
+
 struct TuningEntry {
   DevPrec prec;
   int max_order, config;

@@ -25,7 +25,7 @@ run() {  # run TAG DIR ENV
 for v in "${list[@]}"; do
   IFS='|' read t d e <<< "$v"
   env LD_LIBRARY_PATH=$d BLAS_BATCHED_DEBUG=time $e $d/bench/blas_batched_bench $ARGS --prec r64 --reps 4 2>&1 \
-    | grep -E "device pass|^blas_batched: call " | tail -2 | sed "s/^/$t /" >> $r/phases.txt
+    | grep -E "group checks|device pass|^blas_batched: call " | tail -3 | sed "s/^/$t /" >> $r/phases.txt
   for p in r64 r32; do
     env LD_LIBRARY_PATH=$d $e ncu --clock-control none --csv --metrics gpu__time_duration.sum -k regex:gemm \
       $d/bench/blas_batched_bench $ARGS --prec $p --reps 1 > $r/ncu-$t-$p.csv 2> /dev/null

@@ -10,11 +10,9 @@
 
 #include <blas_batched/blas_batched.h>
 
-#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 
 namespace bb::device {
 
@@ -39,35 +37,6 @@ class ResidencyCache {
   static uint64_t next_call() {
     static std::atomic<uint64_t> n{0};
     return ++n;
-  }
-
-  // The allocations this cache knows, for the other threads of the same call: a call's groups
-  // mostly share a few allocations, and every thread asking the runtime about the same ones
-  // costs more than asking once (BLAS_BATCHED_RESIDENCY_SEED=0 turns the sharing off, for A/B).
-  using Seed = std::array<cuda::PointerInfo, 8>;
-  Seed seed() const {
-    Seed s;
-    for (int i = 0; i < kRanges; ++i) s[i] = ranges_[i];
-    return s;
-  }
-  static bool seeding() {
-    static const bool on = [] {
-      const char *e = std::getenv("BLAS_BATCHED_RESIDENCY_SEED");
-      return !(e && e[0] == '0');
-    }();
-    return on;
-  }
-  // Ranges from the same call's seed that this cache does not hold yet. An allocation's range
-  // holds for the whole call (memory freed during a call is the caller's error).
-  void adopt(const Seed &s) {
-    for (const cuda::PointerInfo &r : s) {
-      if (!r.hi) continue;
-      bool held = false;
-      for (const cuda::PointerInfo &h : ranges_) held = held || (h.lo == r.lo && h.hi == r.hi);
-      if (held) continue;
-      ranges_[next_range_] = r;
-      next_range_ = (next_range_ + 1) % kRanges;
-    }
   }
 
   // 0, or BLAS_BATCHED_ERR_DEVICE when the runtime cannot tell. range = false: one pointer
@@ -99,7 +68,7 @@ class ResidencyCache {
   }
 
  private:
-  static constexpr int kRanges = std::tuple_size<Seed>::value, kPages = 1024;
+  static constexpr int kRanges = 8, kPages = 1024;
   struct Page {
     uint64_t call = 0;
     std::uintptr_t page = 0;

@@ -144,20 +144,6 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   device_per_thread.assign(std::size_t(parallel_groups ? omp_get_max_threads() : 1) + 1, 0);
   int blocks = 1;  // the team's size: group g's block is the one holding g among `blocks`
   int lowest_ordinal = std::numeric_limits<int>::max(), highest_ordinal = -1;  // of device groups
-  // The caller asks about the first group's allocations once, and every thread starts from
-  // those ranges instead of asking the runtime about the same allocations itself. An error
-  // here is left for the loop, which reports it where it belongs.
-  device::ResidencyCache::Seed seed{};
-  if (gpu && parallel_groups && c.addressing != Addressing::device_arrays && device::ResidencyCache::seeding()) {
-    device::ResidencyCache &mine = device::ResidencyCache::for_call(call_id);
-    for (int g = 0; g < G; ++g)
-      if (first[g + 1] > first[g]) {
-        device::Residency ignored;
-        (void)device::group_residency(c, g, first[g], first[g + 1] - first[g], mine, ignored);
-        break;
-      }
-    seed = mine.seed();
-  }
 #pragma omp parallel if (parallel_groups) \
     reduction(|| : unsupported, unknown_memory, any_lapack, host_pass) reduction(+ : host_work) \
     reduction(min : lowest_ordinal) reduction(max : highest_ordinal)
@@ -170,7 +156,6 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
     int64_t mine = 0;
     // This thread's cache, found once (a thread_local of a shared library is a call away).
     device::ResidencyCache *cache = gpu ? &device::ResidencyCache::for_call(call_id) : nullptr;
-    if (cache && me != 0) cache->adopt(seed);
     for (int g = g_lo; g < g_hi; ++g) {
       const int64_t off = first[g], count = first[g + 1] - off;
       GroupRecord gr{0, Where::none};

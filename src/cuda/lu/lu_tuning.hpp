@@ -17,6 +17,7 @@ enum LuConfig : int {
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
+  kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -24,17 +25,26 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
+constexpr bool lu_is_rows(int config) { return config == kLuRegisterRows8 || config == kLuRegisterRows16; }
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
-  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax : 2 << config;
+  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax
+         : config == kLuRegisterRows8                                     ? 8
+         : config == kLuRegisterRows16                                    ? 16
+                                                                          : 2 << config;
 }
+// Rows a thread of the register kernels: two in kLuRegisterRows<K>, else one.
+constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) ? 2 : 1; }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
 constexpr int kLuThreadMaxSide = 4;
 constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
 // Problems per unit of work (a warp's task).
-constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
+constexpr int lu_problems_per_warp(int config) {
+  return lu_is_thread(config) ? 32 : 32 * lu_rows_per_thread(config) / lu_register_side(config);
+}
 constexpr bool lu_is_register(int config) {
-  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow;
+  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
+         lu_is_rows(config);
 }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
@@ -62,8 +72,17 @@ constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_co
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
          : config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRolledWarps
+         : lu_is_rows(config)                  ? kLuRegisterWarps[lu_register_config(lu_register_side(config))]
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
+}
+
+// getrf of sides 5..8 and 9..16 with two rows a thread (kLuRegisterRows8, kLuRegisterRows16)
+// instead of one: half the lanes a problem, twice the problems a warp. Not c64 at 16 (its two
+// rows of 16 would take about 200 registers). BLAS_BATCHED_LU_ROWS=0 switches it off (A/B).
+constexpr bool lu_rows_takes(DevPrec p, LuRoutine r, int side) {
+  if (r != LuRoutine::getrf || side <= kLuThreadMaxSide || side > 16) return false;
+  return side <= 8 || p != DevPrec::c64;
 }
 
 // getrf of orders 17..32 (register side 32) takes getrf_register_rolled.cuh

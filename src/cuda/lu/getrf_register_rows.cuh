@@ -1,9 +1,8 @@
 // getrf_register with RPT rows a thread: K / RPT lanes a problem (lane t holds rows t, t + K / RPT,
-// ...), 32 RPT / K problems a warp. The register getrf of sides 8..16 is bound by instructions,
-// and most of a step's are not arithmetic (ncu, H200, r32 K = 8: ISETP, SEL, IMAD, BRA, BSSY and
-// BSYNC 65 % of those executed, FFMA 5 %): the pivot search, the pivot's reciprocal and the warp's
-// control cost the same for one row or several, so RPT rows share them. Each row's arithmetic,
-// the pivot rule and the lazy swaps are getrf_register's: the factors are its bits.
+// ...), 32 RPT / K problems a warp, a step's pivot search, reciprocal and warp control shared
+// by RPT rows. Each row's arithmetic, the pivot rule and the lazy swaps are getrf_register's:
+// the factors are its bits. Faster only where lu_rows_takes says (lu_tuning.hpp): at most
+// orders the one-row kernel's shorter chain of dependent steps wins.
 #pragma once
 #include "getrf_register.cuh"
 

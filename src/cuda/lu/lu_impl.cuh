@@ -59,14 +59,15 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return getrf ? go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes())
                  : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
   }
-  if (lu_is_rows(config)) {  // getrf only (lu_rows_takes)
-    if (!getrf) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+  if (lu_is_rows(config)) {  // getrf only, where lu_rows_takes names it
+    constexpr DevPrec p = dev_prec_of<S>();
     constexpr int WPB = GetrfRowsShape<S, 8, 2>::WPB;
     const int64_t blocks = (units + WPB - 1) / WPB;
-    if (config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
-    if constexpr (!std::is_same_v<S, cplx<double>>) {
+    if constexpr (p == DevPrec::r16 || p == DevPrec::r32)
+      if (getrf && config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
+    if constexpr (p == DevPrec::c16) {
       static_assert(GetrfRowsShape<S, 16, 2>::WPB == WPB);
-      return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);
+      if (getrf && config == kLuRegisterRows16) return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);
     }
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }

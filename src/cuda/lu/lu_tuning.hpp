@@ -77,12 +77,20 @@ constexpr int lu_warps_per_block(int config) {
                                                : 1;
 }
 
-// getrf of sides 5..8 and 9..16 with two rows a thread (kLuRegisterRows8, kLuRegisterRows16)
-// instead of one: half the lanes a problem, twice the problems a warp. Not c64 at 16 (its two
-// rows of 16 would take about 200 registers). BLAS_BATCHED_LU_ROWS=0 switches it off (A/B).
-constexpr bool lu_rows_takes(DevPrec p, LuRoutine r, int side) {
-  if (r != LuRoutine::getrf || side <= kLuThreadMaxSide || side > 16) return false;
-  return side <= 8 || p != DevPrec::c64;
+// getrf with two rows a thread (kLuRegisterRows8 at orders 5..8, kLuRegisterRows16 at 9..16):
+// half the lanes a problem, twice the problems a warp, a step's pivot search and reciprocal
+// shared by two rows. Measured against one row a thread (H200, strided, about 1 GB, kernel ms,
+// two runs each, s38; bench/results/lu-two-rows-ab-NVIDIA-H200-s38.txt), one -> two:
+//   c16 12 1.64 -> 1.46, 16 1.19 -> 1.08; r16 5 1.62 -> 1.41; r32 5 0.89 -> 0.82: taken;
+//   lost or equal everywhere else: r32 8 0.52 -> 0.54, 16 0.55 -> 0.67; r64 8 0.40 -> 0.45,
+//   16 0.52 -> 0.55; c32 8 0.43 -> 0.51, 16 0.57 -> 0.71; c64 8 0.39 -> 0.52; r16 8 0.98 ->
+//   1.05, 16 1.12 -> 1.40; c16 8 0.77 -> 0.84; r32 7, r16 7, c64 16 equal.
+// The one-row kernels of sides 8 and 16 are bound by the step's dependent chain more than by
+// the instructions two rows would share. BLAS_BATCHED_LU_ROWS=0 switches it off (A/B).
+constexpr bool lu_rows_takes(DevPrec p, LuRoutine r, int order) {
+  if (r != LuRoutine::getrf) return false;
+  if (p == DevPrec::c16) return order > 8 && order <= 16;
+  return (p == DevPrec::r16 || p == DevPrec::r32) && order == 5;
 }
 
 // getrf of orders 17..32 (register side 32) takes getrf_register_rolled.cuh

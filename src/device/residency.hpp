@@ -11,6 +11,7 @@
 #include <blas_batched/blas_batched.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 namespace bb::device {
@@ -25,6 +26,11 @@ class ResidencyCache {
   }
   // Runtime queries made (cache misses), for BLAS_BATCHED_DEBUG=time.
   static std::atomic<long> &queries() {
+    static std::atomic<long> n{0};
+    return n;
+  }
+  // Their time, summed over threads (nanoseconds).
+  static std::atomic<long> &query_ns() {
     static std::atomic<long> n{0};
     return n;
   }
@@ -46,7 +52,11 @@ class ResidencyCache {
     Page &pg = pages_[(a >> 12) % kPages];
     if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
     queries().fetch_add(1, std::memory_order_relaxed);
-    if (int st = cuda::query_pointer(p, out, range)) return st;
+    const auto t0 = std::chrono::steady_clock::now();
+    const int st = cuda::query_pointer(p, out, range);
+    query_ns().fetch_add(long(std::chrono::nanoseconds(std::chrono::steady_clock::now() - t0).count()),
+                         std::memory_order_relaxed);
+    if (st) return st;
     if (out.hi) {  // an allocation CUDA knows: remember its whole range
       ranges_[next_range_] = out;
       last_range_ = next_range_;

@@ -243,9 +243,9 @@ int run_call_unguarded(const Call &caller, CallRecord &rec) {
   const bool wait = cuda::blocking_calls() || !direct || (caller.info && !device_info) || codes_need_host;
   if (t_plan > 0)
     device::debug_note("blas_batched: group checks %.3f ms (parallel loop %.3f; %d groups, %zu on the device, "
-                 "%ld residency queries so far)\n",
+                 "%ld residency queries so far, %.3f ms of them summed over threads)\n",
                  (omp_get_wtime() - t_plan) * 1e3, (t_loop - t_plan) * 1e3, G, device_groups.size(),
-                 device::ResidencyCache::queries().load());
+                 device::ResidencyCache::queries().load(), device::ResidencyCache::query_ns().load() * 1e-6);
   // Device work is queued first (the host pass over device groups' pointers is part of it),
   // so host groups run while the GPU works. Then one pass over the host problems.
   device::DeviceRun<T, Call> device(c, device_groups, backend, device_info, wait, lowest_ordinal == highest_ordinal);

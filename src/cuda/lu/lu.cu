@@ -14,6 +14,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   const int side = std::max(m, n);
   for (int c = 0; c <= kLuRegister32; ++c)
     if (side <= lu_register_side(c)) {
+      if (lu_rows(p, r, side)) return c == kLuRegister8 ? kLuRegisterRows8 : kLuRegisterRows16;
       if (c != kLuRegister32) return c;
       // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
@@ -56,6 +57,11 @@ bool lu_rolled(DevPrec p, LuRoutine r, int side) {
       !lu_rolled_narrow(p, LuRoutine::getri, side))
     return false;
   return lu_rolled_takes(p, r, side);
+}
+
+bool lu_rows(DevPrec p, LuRoutine r, int side) {
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_ROWS");
+  return enabled && lu_rows_takes(p, r, side);
 }
 
 bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side) {

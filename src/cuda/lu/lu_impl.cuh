@@ -5,6 +5,7 @@
 #include "getrf_panel.cuh"
 #include "getrf_register.cuh"
 #include "getrf_register_rolled.cuh"
+#include "getrf_register_rows.cuh"
 #include "getrf_shared.cuh"
 #include "getri_register.cuh"
 #include "getri_shared.cuh"
@@ -57,6 +58,18 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     const int64_t blocks = (units + WPB - 1) / WPB;
     return getrf ? go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes())
                  : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
+  }
+  if (lu_is_rows(config)) {  // getrf only, where lu_rows_takes names it
+    constexpr DevPrec p = dev_prec_of<S>();
+    constexpr int WPB = GetrfRowsShape<S, 8, 2>::WPB;
+    const int64_t blocks = (units + WPB - 1) / WPB;
+    if constexpr (p == DevPrec::r16 || p == DevPrec::r32)
+      if (getrf && config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
+    if constexpr (p == DevPrec::c16) {
+      static_assert(GetrfRowsShape<S, 16, 2>::WPB == WPB);
+      if (getrf && config == kLuRegisterRows16) return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);
+    }
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (lu_is_register(config)) {
     int st = -1;  // every register side is compiled: the lambda runs

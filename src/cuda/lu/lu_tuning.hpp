@@ -17,6 +17,7 @@ enum LuConfig : int {
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
+  kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -24,17 +25,26 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
+constexpr bool lu_is_rows(int config) { return config == kLuRegisterRows8 || config == kLuRegisterRows16; }
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
-  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax : 2 << config;
+  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax
+         : config == kLuRegisterRows8                                     ? 8
+         : config == kLuRegisterRows16                                    ? 16
+                                                                          : 2 << config;
 }
+// Rows a thread of the register kernels: two in kLuRegisterRows<K>, else one.
+constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) ? 2 : 1; }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
 constexpr int kLuThreadMaxSide = 4;
 constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
 // Problems per unit of work (a warp's task).
-constexpr int lu_problems_per_warp(int config) { return lu_is_thread(config) ? 32 : 32 / lu_register_side(config); }
+constexpr int lu_problems_per_warp(int config) {
+  return lu_is_thread(config) ? 32 : 32 * lu_rows_per_thread(config) / lu_register_side(config);
+}
 constexpr bool lu_is_register(int config) {
-  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow;
+  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
+         lu_is_rows(config);
 }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
@@ -62,8 +72,25 @@ constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_co
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
          : config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRolledWarps
+         : lu_is_rows(config)                  ? kLuRegisterWarps[lu_register_config(lu_register_side(config))]
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
+}
+
+// getrf with two rows a thread (kLuRegisterRows8 at orders 5..8, kLuRegisterRows16 at 9..16):
+// half the lanes a problem, twice the problems a warp, a step's pivot search and reciprocal
+// shared by two rows. Measured against one row a thread (H200, strided, about 1 GB, kernel ms,
+// two runs each, s38; bench/results/lu-two-rows-ab-NVIDIA-H200-s38.txt), one -> two:
+//   c16 12 1.64 -> 1.46, 16 1.19 -> 1.08; r16 5 1.62 -> 1.41; r32 5 0.89 -> 0.82: taken;
+//   lost or equal everywhere else: r32 8 0.52 -> 0.54, 16 0.55 -> 0.67; r64 8 0.40 -> 0.45,
+//   16 0.52 -> 0.55; c32 8 0.43 -> 0.51, 16 0.57 -> 0.71; c64 8 0.39 -> 0.52; r16 8 0.98 ->
+//   1.05, 16 1.12 -> 1.40; c16 8 0.77 -> 0.84; r32 7, r16 7, c64 16 equal.
+// The one-row kernels of sides 8 and 16 are bound by the step's dependent chain more than by
+// the instructions two rows would share. BLAS_BATCHED_LU_ROWS=0 switches it off (A/B).
+constexpr bool lu_rows_takes(DevPrec p, LuRoutine r, int order) {
+  if (r != LuRoutine::getrf) return false;
+  if (p == DevPrec::c16) return order > 8 && order <= 16;
+  return (p == DevPrec::r16 || p == DevPrec::r32) && order == 5;
 }
 
 // getrf of orders 17..32 (register side 32) takes getrf_register_rolled.cuh

@@ -65,6 +65,9 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     const int64_t blocks = (units + WPB - 1) / WPB;
     if constexpr (p == DevPrec::r16 || p == DevPrec::r32)
       if (getrf && config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
+    static_assert(GetrfRowsShape<S, 4, 2>::WPB == WPB);
+    if (getrf && config == kLuRegisterRows4) return go(getrf_register_rows<S, 4, 2>, 32 * WPB, blocks, 0);
+    if (getrf && config == kLuRegisterLanes4) return go(getrf_register_rows<S, 4, 1>, 32 * WPB, blocks, 0);
     if constexpr (p == DevPrec::c16) {
       static_assert(GetrfRowsShape<S, 16, 2>::WPB == WPB);
       if (getrf && config == kLuRegisterRows16) return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);

@@ -18,6 +18,7 @@ enum LuConfig : int {
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
+  kLuRegisterRows4, kLuRegisterLanes4,   // getrf of side 4 on that kernel: two rows a thread, or one
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -25,19 +26,25 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
-constexpr bool lu_is_rows(int config) { return config == kLuRegisterRows8 || config == kLuRegisterRows16; }
+constexpr bool lu_is_rows(int config) {
+  return config == kLuRegisterRows8 || config == kLuRegisterRows16 || config == kLuRegisterRows4 ||
+         config == kLuRegisterLanes4;
+}
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
   return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax
          : config == kLuRegisterRows8                                     ? 8
          : config == kLuRegisterRows16                                    ? 16
+         : config == kLuRegisterRows4 || config == kLuRegisterLanes4      ? 4
                                                                           : 2 << config;
 }
 // Rows a thread of the register kernels: two in kLuRegisterRows<K>, else one.
-constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) ? 2 : 1; }
+constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) && config != kLuRegisterLanes4 ? 2 : 1; }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
 constexpr int kLuThreadMaxSide = 4;
-constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
+constexpr bool lu_is_thread(int config) {
+  return config >= 0 && config <= kLuRegister32 && lu_register_side(config) <= kLuThreadMaxSide;
+}
 // Problems per unit of work (a warp's task).
 constexpr int lu_problems_per_warp(int config) {
   return lu_is_thread(config) ? 32 : 32 * lu_rows_per_thread(config) / lu_register_side(config);

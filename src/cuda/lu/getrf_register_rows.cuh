@@ -1,8 +1,8 @@
 // getrf_register with RPT rows a thread: K / RPT lanes a problem (lane t holds rows t, t + K / RPT,
 // ...), 32 RPT / K problems a warp, a step's pivot search, reciprocal and warp control shared
 // by RPT rows. Each row's arithmetic, the pivot rule and the lazy swaps are getrf_register's:
-// the factors are its bits. Faster only where lu_rows_takes says (lu_tuning.hpp): at most
-// orders the one-row kernel's shorter chain of dependent steps wins.
+// the factors are its bits (and the thread kernel's: the same operations in the same order).
+// Taken only where measured faster (lu_rows_config, lu_tuning.hpp).
 #pragma once
 #include "getrf_register.cuh"
 

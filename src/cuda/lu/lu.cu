@@ -14,7 +14,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
   const int side = std::max(m, n);
   for (int c = 0; c <= kLuRegister32; ++c)
     if (side <= lu_register_side(c)) {
-      if (lu_rows(p, r, side)) return c == kLuRegister8 ? kLuRegisterRows8 : kLuRegisterRows16;
+      if (const int rows = lu_rows(p, r, side); rows != kLuNoRows) return rows;
       if (c != kLuRegister32) return c;
       // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
@@ -59,9 +59,9 @@ bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   return lu_rolled_takes(p, r, side);
 }
 
-bool lu_rows(DevPrec p, LuRoutine r, int side) {
+int lu_rows(DevPrec p, LuRoutine r, int side) {
   static const bool enabled = switched_on("BLAS_BATCHED_LU_ROWS");
-  return enabled && lu_rows_takes(p, r, side);
+  return enabled ? lu_rows_config(p, r, side) : kLuNoRows;
 }
 
 bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side) {

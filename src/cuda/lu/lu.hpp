@@ -48,9 +48,9 @@ bool lu_rolled(DevPrec p, LuRoutine r, int side);
 // Whether such a rolled getrf or getri takes rows of kLuRolledNarrowRow registers (lu_rolled_narrow_takes,
 // unless BLAS_BATCHED_LU_ROLLED_NARROW=0, read once per process).
 bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side);
-// Whether getrf of order `side` (max(m, n)) takes two rows a thread (lu_rows_takes), unless
-// BLAS_BATCHED_LU_ROWS=0 (A/B; read once per process).
-bool lu_rows(DevPrec p, LuRoutine r, int side);
+// getrf's configuration on the rows kernel for order `side` (max(m, n)), lu_rows_config, or
+// kLuNoRows; all kLuNoRows under BLAS_BATCHED_LU_ROWS=0 (A/B; read once per process).
+int lu_rows(DevPrec p, LuRoutine r, int side);
 // Whether the one-problem-per-thread kernels stage a warp's matrices through shared memory
 // (BLAS_BATCHED_LU_STAGE=0: not; an experiment's A/B switch, read once per process).
 bool lu_thread_staging();

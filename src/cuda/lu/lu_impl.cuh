@@ -59,16 +59,20 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return getrf ? go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes())
                  : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
   }
-  if (lu_is_rows(config)) {  // getrf only, where lu_rows_takes names it
+  if (lu_is_rows(config)) {  // getrf only, the configurations lu_rows_config names for p
     constexpr DevPrec p = dev_prec_of<S>();
     constexpr int WPB = GetrfRowsShape<S, 8, 2>::WPB;
+    static_assert(GetrfRowsShape<S, 4, 2>::WPB == WPB && GetrfRowsShape<S, 16, 2>::WPB == WPB);
     const int64_t blocks = (units + WPB - 1) / WPB;
+    if (!getrf) return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    if constexpr (p == DevPrec::r64 || p == DevPrec::r32 || p == DevPrec::c32)
+      if (config == kLuRegisterRows4) return go(getrf_register_rows<S, 4, 2>, 32 * WPB, blocks, 0);
+    if constexpr (p == DevPrec::c64)
+      if (config == kLuRegisterLanes4) return go(getrf_register_rows<S, 4, 1>, 32 * WPB, blocks, 0);
     if constexpr (p == DevPrec::r16 || p == DevPrec::r32)
-      if (getrf && config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
-    if constexpr (p == DevPrec::c16) {
-      static_assert(GetrfRowsShape<S, 16, 2>::WPB == WPB);
-      if (getrf && config == kLuRegisterRows16) return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);
-    }
+      if (config == kLuRegisterRows8) return go(getrf_register_rows<S, 8, 2>, 32 * WPB, blocks, 0);
+    if constexpr (p == DevPrec::c16)
+      if (config == kLuRegisterRows16) return go(getrf_register_rows<S, 16, 2>, 32 * WPB, blocks, 0);
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (lu_is_register(config)) {

@@ -18,6 +18,7 @@ enum LuConfig : int {
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
+  kLuRegisterRows4, kLuRegisterLanes4,   // getrf of side 4 on that kernel: two rows a thread, or one row
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -25,19 +26,25 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
-constexpr bool lu_is_rows(int config) { return config == kLuRegisterRows8 || config == kLuRegisterRows16; }
+constexpr bool lu_is_rows(int config) {
+  return config == kLuRegisterRows8 || config == kLuRegisterRows16 || config == kLuRegisterRows4 ||
+         config == kLuRegisterLanes4;
+}
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
   return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax
          : config == kLuRegisterRows8                                     ? 8
          : config == kLuRegisterRows16                                    ? 16
+         : config == kLuRegisterRows4 || config == kLuRegisterLanes4      ? 4
                                                                           : 2 << config;
 }
 // Rows a thread of the register kernels: two in kLuRegisterRows<K>, else one.
-constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) ? 2 : 1; }
+constexpr int lu_rows_per_thread(int config) { return lu_is_rows(config) && config != kLuRegisterLanes4 ? 2 : 1; }
 // Sides up to this run one problem per thread (lu_thread.cuh) instead of one row per thread:
 // at K = 2 and 4 a problem's work is smaller than the lanes' communication would be.
 constexpr int kLuThreadMaxSide = 4;
-constexpr bool lu_is_thread(int config) { return config >= 0 && lu_register_side(config) <= kLuThreadMaxSide; }
+constexpr bool lu_is_thread(int config) {
+  return config >= 0 && config <= kLuRegister32 && lu_register_side(config) <= kLuThreadMaxSide;
+}
 // Problems per unit of work (a warp's task).
 constexpr int lu_problems_per_warp(int config) {
   return lu_is_thread(config) ? 32 : 32 * lu_rows_per_thread(config) / lu_register_side(config);
@@ -77,20 +84,31 @@ constexpr int lu_warps_per_block(int config) {
                                                : 1;
 }
 
-// getrf with two rows a thread (kLuRegisterRows8 at orders 5..8, kLuRegisterRows16 at 9..16):
-// half the lanes a problem, twice the problems a warp, a step's pivot search and reciprocal
-// shared by two rows. Measured against one row a thread (H200, strided, about 1 GB, kernel ms,
-// two runs each, s38; bench/results/lu-two-rows-ab-NVIDIA-H200-s38.txt), one -> two:
-//   c16 12 1.64 -> 1.46, 16 1.19 -> 1.08; r16 5 1.62 -> 1.41; r32 5 0.89 -> 0.82: taken;
-//   lost or equal everywhere else: r32 8 0.52 -> 0.54, 16 0.55 -> 0.67; r64 8 0.40 -> 0.45,
-//   16 0.52 -> 0.55; c32 8 0.43 -> 0.51, 16 0.57 -> 0.71; c64 8 0.39 -> 0.52; r16 8 0.98 ->
-//   1.05, 16 1.12 -> 1.40; c16 8 0.77 -> 0.84; r32 7, r16 7, c64 16 equal.
-// The one-row kernels of sides 8 and 16 are bound by the step's dependent chain more than by
-// the instructions two rows would share. BLAS_BATCHED_LU_ROWS=0 switches it off (A/B).
-constexpr bool lu_rows_takes(DevPrec p, LuRoutine r, int order) {
-  if (r != LuRoutine::getrf) return false;
-  if (p == DevPrec::c16) return order > 8 && order <= 16;
-  return (p == DevPrec::r16 || p == DevPrec::r32) && order == 5;
+// getrf on the rows kernel (getrf_register_rows.cuh) instead of one row a thread (sides 8, 16)
+// or one problem a thread (side 4). kLuRegisterRows<K>: two rows a thread, half the lanes a
+// problem, twice the problems a warp, a step's pivot search and reciprocal shared by two rows;
+// kLuRegisterLanes4: a row a thread, 4 lanes a problem. H200, strided, about 1 GB, two runs
+// each, thirty-eighth session (bench/results/lu-two-rows-ab-NVIDIA-H200-s38.txt), kernel ms:
+// - against one row a thread, one -> two: c16 9 2.22 -> 1.97, 12 1.64 -> 1.46, 16 1.19 ->
+//   1.08; r16 5 1.62 -> 1.41; r32 5 0.89 -> 0.82. Lost or even elsewhere: r32 8 0.52 -> 0.54,
+//   16 0.55 -> 0.67; r64 8 0.40 -> 0.45, 16 0.52 -> 0.55; c32 8 0.43 -> 0.51, 16 0.57 -> 0.71;
+//   c64 8 0.39 -> 0.52; r16 8 0.98 -> 1.05, 16 1.12 -> 1.40; c16 8 0.77 -> 0.84. The one-row
+//   kernels are bound by the step's dependent chain more than by what two rows would share.
+// - against a problem a thread at orders 3 and 4, kernel % of copy bandwidth (thread: two
+//   runs): c64 4 36 / 36 -> 60 (a row a thread; two rows 55), c64 3 40 / 40 -> 44 (both forms);
+//   r64 3 32 / 31 -> 49 / 46 (two rows; a row a thread 45), r32 3 31 / 31 -> 38 / 38 (two rows;
+//   a row 29); c32 3, kernel ms, 0.78 / 0.77 -> 0.50 / 0.61 (two rows). The thread kernel kept
+//   r64 4 (54 / 56 against 45), r32 4 (54 / 53 against 49), c32 4, c16 4; r16 and c16 at 3 were
+//   too noisy to tell (one run with outliers).
+// BLAS_BATCHED_LU_ROWS=0 switches all of it off (A/B).
+constexpr int kLuNoRows = -1;
+constexpr int lu_rows_config(DevPrec p, LuRoutine r, int order) {
+  if (r != LuRoutine::getrf) return kLuNoRows;
+  if (p == DevPrec::c16 && order > 8 && order <= 16) return kLuRegisterRows16;
+  if ((p == DevPrec::r16 || p == DevPrec::r32) && order == 5) return kLuRegisterRows8;
+  if (p == DevPrec::c64 && (order == 3 || order == 4)) return kLuRegisterLanes4;
+  if ((p == DevPrec::r64 || p == DevPrec::r32 || p == DevPrec::c32) && order == 3) return kLuRegisterRows4;
+  return kLuNoRows;
 }
 
 // getrf of orders 17..32 (register side 32) takes getrf_register_rolled.cuh

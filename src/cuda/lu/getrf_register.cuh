@@ -136,9 +136,10 @@ struct GetrfRowOfProblem {
   // The row's n elements into K registers, zeros past n (or everywhere without a row).
   template <int K>
   __device__ __forceinline__ void load(typename dev<S>::C (&r)[K]) const {
+    // Element by element along the row: an add a step instead of a 64-bit product per element.
     const S *in = row(t);
 #pragma unroll
-    for (int j = 0; j < K; ++j) r[j] = has_row && j < n ? widen(in[j * step]) : widen(zero<S>());
+    for (int j = 0; j < K; ++j, in += step) r[j] = has_row && j < n ? widen(*in) : widen(zero<S>());
   }
   // ipiv[t] and the problem's info (lane 0).
   __device__ __forceinline__ void finish(int my_piv, int info) const {
@@ -171,8 +172,8 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
     S *out = P.row(cur);
     if (P.has_row)
 #pragma unroll
-      for (int j = 0; j < K; ++j)
-        if (j < P.n) out[j * P.step] = narrow<S>(r[j]);
+      for (int j = 0; j < K; ++j, out += P.step)
+        if (j < P.n) *out = narrow<S>(r[j]);
     P.finish(my_piv, info);
   }
 }

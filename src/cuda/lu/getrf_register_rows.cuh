@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(GetrfRowsShape<S, K, RPT>::THREADS, GetrfRowsS
       const bool has_row = P.active && row < P.m;
       const S *in = P.row(row);
 #pragma unroll
-      for (int j = 0; j < K; ++j) r[s][j] = has_row && j < P.n ? widen(in[j * P.step]) : widen(zero<S>());
+      for (int j = 0; j < K; ++j, in += P.step) r[s][j] = has_row && j < P.n ? widen(*in) : widen(zero<S>());
       cur[s] = row, my_piv[s] = 0, done[s] = !has_row;
     }
     int info = 0;
@@ -127,8 +127,8 @@ __global__ void __launch_bounds__(GetrfRowsShape<S, K, RPT>::THREADS, GetrfRowsS
       if (P.active && row < P.m) {
         S *out = P.row(cur[s]);
 #pragma unroll
-        for (int j = 0; j < K; ++j)
-          if (j < P.n) out[j * P.step] = narrow<S>(r[s][j]);
+        for (int j = 0; j < K; ++j, out += P.step)
+          if (j < P.n) *out = narrow<S>(r[s][j]);
       }
       if (P.active && row < P.mn) P.piv[row] = my_piv[s];
     }

@@ -12,19 +12,26 @@ namespace bb::cuda {
 template <class S, int K>
 __device__ __forceinline__ void thread_load(const S *a, int64_t rs, int64_t cs, int m, int n,
                                             typename dev<S>::C (&x)[K][K]) {
+  // Along moving pointers: an add an element, not 64-bit products.
+  const S *row = a;
 #pragma unroll
-  for (int i = 0; i < K; ++i)
+  for (int i = 0; i < K; ++i, row += rs) {
+    const S *e = row;
 #pragma unroll
-    for (int j = 0; j < K; ++j) x[i][j] = i < m && j < n ? widen(a[i * rs + j * cs]) : widen(zero<S>());
+    for (int j = 0; j < K; ++j, e += cs) x[i][j] = i < m && j < n ? widen(*e) : widen(zero<S>());
+  }
 }
 template <class S, int K>
 __device__ __forceinline__ void thread_store(S *a, int64_t rs, int64_t cs, int m, int n,
                                              const typename dev<S>::C (&x)[K][K]) {
+  S *row = a;
 #pragma unroll
-  for (int i = 0; i < K; ++i)
+  for (int i = 0; i < K; ++i, row += rs) {
+    S *e = row;
 #pragma unroll
-    for (int j = 0; j < K; ++j)
-      if (i < m && j < n) a[i * rs + j * cs] = narrow<S>(x[i][j]);
+    for (int j = 0; j < K; ++j, e += cs)
+      if (i < m && j < n) *e = narrow<S>(x[i][j]);
+  }
 }
 
 // Where a thread's problem is read and written. A dense K x K matrix (ld = K) moves as whole

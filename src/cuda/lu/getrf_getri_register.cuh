@@ -83,9 +83,10 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
     S *row = a + (rm ? int64_t(t) * ld : t);
     const int64_t step = rm ? 1 : ld;
     CT r[K], w[K];
+    const S *in = row;  // along a moving pointer: an add an element, not a 64-bit product
 #pragma unroll
-    for (int j = 0; j < K; ++j) {
-      r[j] = has_row && j < n ? widen(row[j * step]) : widen(zero<S>());
+    for (int j = 0; j < K; ++j, in += step) {
+      r[j] = has_row && j < n ? widen(*in) : widen(zero<S>());
       w[j] = widen(zero<S>());  // pivot order: the row's own unit enters at the step it is pivoted
     }
     int cur = t, info = 0, my_piv = 0;
@@ -142,15 +143,16 @@ __global__ void __launch_bounds__(InverseRegisterShape<S, K>::THREADS, InverseRe
     // Singular problems (A untouched so far): getrf's factors, the whole warp taking part.
     if (__any_sync(~0u, singular)) {
       const bool redo = singular && t < n;
+      const S *again = row;
 #pragma unroll
-      for (int j = 0; j < K; ++j) r[j] = redo && j < n ? widen(row[j * step]) : widen(zero<S>());
+      for (int j = 0; j < K; ++j, again += step) r[j] = redo && j < n ? widen(*again) : widen(zero<S>());
       int cur2 = t, info2 = 0, piv2 = 0;
       getrf_register_steps<K>(r, n, t, redo, buf, cur2, info2, piv2);
       if (redo) {
         S *out = a + (rm ? int64_t(cur2) * ld : cur2);
 #pragma unroll
-        for (int j = 0; j < K; ++j)
-          if (j < n) out[j * step] = narrow<S>(r[j]);
+        for (int j = 0; j < K; ++j, out += step)
+          if (j < n) *out = narrow<S>(r[j]);
       }
     }
     if (active && t < n) piv[t] = my_piv;

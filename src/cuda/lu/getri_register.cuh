@@ -89,10 +89,14 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     const bool active = a && piv;
     const int n = G.n, ld = G.A.ld;
     const bool rm = G.row_major, has_row = active && t < n;
-    if (has_row)
+    // The thread's row along a moving pointer: an add an element, not a 64-bit product.
+    const int64_t step = rm ? 1 : ld;
+    if (has_row) {
+      const S *in = a + (rm ? int64_t(t) * ld : t);
 #pragma unroll
-      for (int j = 0; j < NR; ++j)
-        if (j < n) M[t + j * LDK] = widen(a[element_index(rm, ld, t, j)]);
+      for (int j = 0; j < NR; ++j, in += step)
+        if (j < n) M[t + j * LDK] = widen(*in);
+    }
     const int my_piv = has_row ? piv[t] : 1;
     __syncwarp();
     const unsigned bad = (__ballot_sync(~0u, has_row && (my_piv < 1 || my_piv > n)) >> (q * K)) & kSegment;
@@ -154,10 +158,12 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
       for (int i = 0; i < NR; ++i)
         if (i < n) M[i + t * LDK] = x[i];
     __syncwarp();
-    if (compute)
+    if (compute) {
+      S *out = a + (rm ? int64_t(t) * ld : t);
 #pragma unroll
-      for (int j = 0; j < NR; ++j)
-        if (j < n) a[element_index(rm, ld, t, j)] = narrow<S>(M[t + j * LDK]);
+      for (int j = 0; j < NR; ++j, out += step)
+        if (j < n) *out = narrow<S>(M[t + j * LDK]);
+    }
     __syncwarp();  // the next problems reuse M
   }
 }

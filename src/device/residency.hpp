@@ -7,6 +7,7 @@
 #pragma once
 #include "../api/calls.hpp"
 #include "../cuda/session.hpp"
+#include "device_run.hpp"  // debug_timing
 
 #include <blas_batched/blas_batched.h>
 
@@ -29,7 +30,7 @@ class ResidencyCache {
     static std::atomic<long> n{0};
     return n;
   }
-  // Their time, summed over threads (nanoseconds).
+  // Their time, summed over threads (nanoseconds; counted under BLAS_BATCHED_DEBUG=time only).
   static std::atomic<long> &query_ns() {
     static std::atomic<long> n{0};
     return n;
@@ -52,10 +53,14 @@ class ResidencyCache {
     Page &pg = pages_[(a >> 12) % kPages];
     if (pg.call == call_ && pg.page == (a >> 12)) return out = pg.info, 0;
     queries().fetch_add(1, std::memory_order_relaxed);
-    const auto t0 = std::chrono::steady_clock::now();
+    // Timed only under BLAS_BATCHED_DEBUG=time: two clock reads and a shared counter a query
+    // are not free on the small calls' path.
+    static const bool timed = debug_timing();
+    const auto t0 = timed ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
     const int st = cuda::query_pointer(p, out, range);
-    query_ns().fetch_add(long(std::chrono::nanoseconds(std::chrono::steady_clock::now() - t0).count()),
-                         std::memory_order_relaxed);
+    if (timed)
+      query_ns().fetch_add(long(std::chrono::nanoseconds(std::chrono::steady_clock::now() - t0).count()),
+                           std::memory_order_relaxed);
     if (st) return st;
     if (out.hi) {  // an allocation CUDA knows: remember its whole range
       ranges_[next_range_] = out;

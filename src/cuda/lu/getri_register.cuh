@@ -94,8 +94,8 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     if (has_row) {
       const S *in = a + (rm ? int64_t(t) * ld : t);
 #pragma unroll
-      for (int j = 0; j < NR; ++j, in += step)
-        if (j < n) M[t + j * LDK] = widen(*in);
+      for (int j = 0; j < NR; ++j, in += step)  // zeros right of n: the solves need no test of k < n
+        M[t + j * LDK] = j < n ? widen(*in) : from_real<CT>(R(0));
     }
     const int my_piv = has_row ? piv[t] : 1;
     __syncwarp();
@@ -135,6 +135,8 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     } else if (compute) {
       const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
 #pragma unroll
+      for (int i = 0; i < K; ++i) x[i] = zero_c;  // entries past n stay zeros
+#pragma unroll
       for (int i = 0; i < K; ++i) {  // L (unit lower) \ e_pos
         if (i >= n) break;
         CT acc = i == pos ? one : zero_c;
@@ -146,9 +148,9 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
       for (int i = K - 1; i >= 0; --i) {  // U \ that
         if (i >= n) continue;
         CT acc = x[i];
+        // Past n, M's row i holds zeros and x zeros: acc - 0 * 0 is acc, bit for bit.
 #pragma unroll
-        for (int k = i + 1; k < K; ++k)
-          if (k < n) acc = msub(acc, M[i + k * LDK], x[k]);
+        for (int k = i + 1; k < K; ++k) acc = msub(acc, M[i + k * LDK], x[k]);
         x[i] = divide(acc, M[i + i * LDK]);
       }
     }

@@ -70,8 +70,12 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
     const bool has_row = tid < m;
     int pos = tid;  // the row's current position in LAPACK's order
     CT v[K];
+    const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
+    {
+      const S *in = a + (G.row_major ? int64_t(tid) * G.A.ld : tid);  // a moving pointer: no 64-bit product an element
 #pragma unroll
-    for (int c = 0; c < K; ++c) v[c] = has_row && c < jb ? widen(a[element_index(G.row_major, G.A.ld, tid, c)]) : CT{};
+      for (int c = 0; c < K; ++c, in += along) v[c] = has_row && c < jb ? widen(*in) : CT{};
+    }
     if (tid == 0) move_count = 0;
     int info = 0;
 #pragma unroll
@@ -110,9 +114,10 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
       }
     }
     if (has_row) {
+      S *out = a + (G.row_major ? int64_t(pos) * G.A.ld : pos);
 #pragma unroll
-      for (int c = 0; c < K; ++c)
-        if (c < jb) a[element_index(G.row_major, G.A.ld, pos, c)] = narrow<S>(v[c]);
+      for (int c = 0; c < K; ++c, out += along)
+        if (c < jb) *out = narrow<S>(v[c]);
       if (pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(pos, tid);  // at most 2 jb rows move
     }
     __syncthreads();

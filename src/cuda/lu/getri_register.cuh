@@ -13,13 +13,36 @@
 
 namespace bb::cuda {
 
-// Shared memory of a warp: its 32 / K problems, K x (K + 1) each (the pad spreads the problems
-// of one warp over the banks); ROLLED: and NR finished entries a lane. NR: the orders the kernel
-// takes (K unless a narrower rolled form, one problem a warp, holds NR x NR).
+// A problem's staged matrix in shared memory. ROLLED: column-major, NR x (NR + 1) (the pad
+// spreads the problems of one warp over the banks). Unrolled: row-major, so that a thread stores
+// its row and the solves read a row of L or U in vectors of V elements (lu_getri_row_vector):
+// rows start aligned to a vector, an odd number of vectors apart (a quarter warp's accesses to
+// its rows then fall on distinct banks), and where the problems of a warp would start on the
+// same bank, K more elements between them (the inverse goes in one element a thread).
+template <class S, int K, bool ROLLED, int NR>
+struct GetriStage {
+  using CT = typename dev<S>::C;
+  static constexpr int V = ROLLED ? 1 : lu_getri_row_vector(dev_prec_of<S>(), K);
+  static constexpr int ROUNDED = (NR + V - 1) / V * V;
+  static constexpr int LDK = ROLLED ? NR + 1 : (ROUNDED / V) % 2 ? ROUNDED : ROUNDED + V;
+  static constexpr int BARE = NR * LDK;
+  static constexpr int SLAB = !ROLLED && 32 / K > 1 && BARE * int(sizeof(CT)) % 128 == 0 ? BARE + K : BARE;
+};
+
+// Shared memory of a warp: its 32 / K problems' slabs; ROLLED: and NR finished entries a lane.
+// NR: the orders the kernel takes (K unless a narrower rolled form, one problem a warp, holds
+// NR x NR).
 template <class S, int K, bool ROLLED = false, int NR = K>
 constexpr int getri_register_warp_bytes() {
-  return ((32 / K) * NR * (NR + 1) + (ROLLED ? 32 * NR : 0)) * int(sizeof(typename dev<S>::C));
+  using CT = typename dev<S>::C;
+  return ((32 / K) * GetriStage<S, K, ROLLED, NR>::SLAB + (ROLLED ? 32 * NR : 0)) * int(sizeof(CT));
 }
+
+// V elements in one shared-memory access.
+template <int V, class CT>
+struct alignas(V * sizeof(CT)) GetriVec {
+  CT e[V];
+};
 
 // x = L \ x from column k on, L unit lower in column-major M (leading dimension LDK): x[j] is
 // entry k + j (W >= n - k of them still live); each pair of columns' finished entries go to
@@ -72,14 +95,16 @@ template <class S, int K, int WPB, bool ROLLED = false, int NR = K>
 __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
-  constexpr int PPW = 32 / K, LDK = NR + 1;
+  using Stage = GetriStage<S, K, ROLLED, NR>;
+  constexpr int PPW = 32 / K, LDK = Stage::LDK, V = Stage::V;
+  using Vec = GetriVec<V, CT>;
   static_assert(NR == K || ROLLED, "narrower rows: the rolled form only");
   constexpr unsigned kSegment = K == 32 ? ~0u : (1u << K) - 1;
   extern __shared__ __align__(16) unsigned char lu_smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;
-  CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * NR * LDK;
+  CT *M = reinterpret_cast<CT *>(lu_smem) + (warp * PPW + q) * Stage::SLAB;
   // ROLLED (one problem a warp): entry i of lane l's x at fin[i * 32], after the warps' matrices.
-  CT *fin = reinterpret_cast<CT *>(lu_smem) + WPB * PPW * NR * LDK + warp * 32 * NR + lane;
+  CT *fin = reinterpret_cast<CT *>(lu_smem) + WPB * PPW * Stage::SLAB + warp * 32 * NR + lane;
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const FactorRun &G = run_of<WPB>(L, u);
     const int64_t p = (u - G.unit_begin) * PPW + q;
@@ -93,14 +118,23 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     const int64_t step = rm ? 1 : ld;
     if (has_row) {
       const S *in = a + (rm ? int64_t(t) * ld : t);
+      if constexpr (ROLLED) {
 #pragma unroll
-      for (int j = 0; j < NR; ++j, in += step)  // zeros right of n: the solves need no test of k < n
-        M[t + j * LDK] = j < n ? widen(*in) : from_real<CT>(R(0));
+        for (int j = 0; j < NR; ++j, in += step) M[t + j * LDK] = j < n ? widen(*in) : from_real<CT>(R(0));
+      } else {  // zeros right of n: the backward solve needs no test of k < n
+#pragma unroll
+        for (int b = 0; b < K / V; ++b) {
+          Vec v;
+#pragma unroll
+          for (int e = 0; e < V; ++e, in += step) v.e[e] = b * V + e < n ? widen(*in) : from_real<CT>(R(0));
+          *reinterpret_cast<Vec *>(M + t * LDK + b * V) = v;
+        }
+      }
     }
     const int my_piv = has_row ? piv[t] : 1;
     __syncwarp();
     const unsigned bad = (__ballot_sync(~0u, has_row && (my_piv < 1 || my_piv > n)) >> (q * K)) & kSegment;
-    const unsigned zero_diag = (__ballot_sync(~0u, has_row && is_zero(M[t + t * LDK])) >> (q * K)) & kSegment;
+    const unsigned zero_diag = (__ballot_sync(~0u, has_row && is_zero(M[ROLLED ? t + t * LDK : t * LDK + t])) >> (q * K)) & kSegment;
     const int code = bad ? G.bad_pivot_code : zero_diag ? __ffs(zero_diag) : 0;
     if (active && t == 0) {
       if (code && G.codes) G.codes[p] = code;
@@ -133,6 +167,8 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
         for (int j = 0; j < NR; ++j) x[j] = fin[j * 32];
       }
     } else if (compute) {
+      // Row by row, each row of L and U read in vectors: a shared-memory access for V
+      // multiply-adds.
       const CT one = from_real<CT>(R(1)), zero_c = from_real<CT>(R(0));
 #pragma unroll
       for (int i = 0; i < K; ++i) x[i] = zero_c;  // entries past n stay zeros
@@ -141,30 +177,51 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
         if (i >= n) break;
         CT acc = i == pos ? one : zero_c;
 #pragma unroll
-        for (int k = 0; k < i; ++k) acc = msub(acc, M[i + k * LDK], x[k]);
+        for (int b = 0; b * V < i; ++b) {
+          const Vec l = *reinterpret_cast<const Vec *>(M + i * LDK + b * V);
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            if (b * V + e < i) acc = msub(acc, l.e[e], x[b * V + e]);
+        }
         x[i] = acc;
       }
 #pragma unroll
       for (int i = K - 1; i >= 0; --i) {  // U \ that
         if (i >= n) continue;
         CT acc = x[i];
-        // Past n, M's row i holds zeros and x zeros: acc - 0 * 0 is acc, bit for bit.
+        // Past n, U's row i holds zeros and x zeros: acc - 0 * 0 is acc, bit for bit.
+        const Vec diagonal = *reinterpret_cast<const Vec *>(M + i * LDK + i / V * V);
 #pragma unroll
-        for (int k = i + 1; k < K; ++k) acc = msub(acc, M[i + k * LDK], x[k]);
-        x[i] = divide(acc, M[i + i * LDK]);
+        for (int b = i / V; b < K / V; ++b) {
+          const Vec u = b == i / V ? diagonal : *reinterpret_cast<const Vec *>(M + i * LDK + b * V);
+#pragma unroll
+          for (int e = 0; e < V; ++e)
+            if (b * V + e > i) acc = msub(acc, u.e[e], x[b * V + e]);
+        }
+        x[i] = divide(acc, diagonal.e[i % V]);
       }
     }
     __syncwarp();
     if (compute)
 #pragma unroll
-      for (int i = 0; i < NR; ++i)
-        if (i < n) M[i + t * LDK] = x[i];
+      for (int i = 0; i < NR; ++i)  // column t of the inverse
+        if (i < n) M[ROLLED ? i + t * LDK : i * LDK + t] = x[i];
     __syncwarp();
     if (compute) {
       S *out = a + (rm ? int64_t(t) * ld : t);
+      if constexpr (ROLLED) {
 #pragma unroll
-      for (int j = 0; j < NR; ++j, out += step)
-        if (j < n) *out = narrow<S>(M[t + j * LDK]);
+        for (int j = 0; j < NR; ++j, out += step)
+          if (j < n) *out = narrow<S>(M[t + j * LDK]);
+      } else {
+#pragma unroll
+        for (int b = 0; b < K / V; ++b) {
+          const Vec v = *reinterpret_cast<const Vec *>(M + t * LDK + b * V);
+#pragma unroll
+          for (int e = 0; e < V; ++e, out += step)
+            if (b * V + e < n) *out = narrow<S>(v.e[e]);
+        }
+      }
     }
     __syncwarp();  // the next problems reuse M
   }

@@ -197,6 +197,22 @@ constexpr bool lu_rolled_rules_agree() {
 }
 static_assert(lu_rolled_rules_agree(), "the rolled rules of getrf, getri and the inverse agree");
 
+// getri_register's unrolled kernel stages the matrix row-major and reads rows of L and U as
+// vectors of this many elements (1: one element an access). H200, getri of the factors, strided,
+// about 1 GB, kernel ms with elements one by one / in 16-byte vectors (s40):
+//   r32 8 0.42 / 0.41, 12 0.65 / 0.55, 16 0.44 / 0.37 (54 -> 63 % of copy bandwidth)
+//   r16 12 1.90 / 1.19, 16 1.39 / 0.81
+//   r64 8 0.316 / 0.298, 12 0.505 / 0.512, 16 0.351 / 0.369, 28 0.637 / 0.602, 32 0.53 / 0.53
+//   c32 5 0.68 / 0.70, 8 0.36 / 0.36, 12 0.67 / 0.65, 16 0.49 / 0.48 (two elements a vector)
+// c64's element is 16 bytes already.
+constexpr int lu_getri_row_vector(DevPrec p, int K) {
+  switch (p) {
+    case DevPrec::r16: case DevPrec::r32: return 4;
+    case DevPrec::r64: return K == 16 ? 1 : 2;
+    default: return 1;
+  }
+}
+
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
 // getrf_getri_thread in lu_thread.cuh; above: getrf_getri_register.cuh, a thread holding its

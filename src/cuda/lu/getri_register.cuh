@@ -99,6 +99,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
   constexpr int PPW = 32 / K, LDK = Stage::LDK, V = Stage::V;
   using Vec = GetriVec<V, CT>;
   static_assert(NR == K || ROLLED, "narrower rows: the rolled form only");
+  static_assert(ROLLED || K % V == 0, "rows of whole vectors");
   constexpr unsigned kSegment = K == 32 ? ~0u : (1u << K) - 1;
   extern __shared__ __align__(16) unsigned char lu_smem[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, q = lane / K, t = lane % K;

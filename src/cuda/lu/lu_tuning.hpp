@@ -199,12 +199,14 @@ static_assert(lu_rolled_rules_agree(), "the rolled rules of getrf, getri and the
 
 // getri_register's unrolled kernel stages the matrix row-major and reads rows of L and U as
 // vectors of this many elements (1: one element an access). H200, getri of the factors, strided,
-// about 1 GB, kernel ms with elements one by one / in 16-byte vectors (s40):
-//   r32 8 0.42 / 0.41, 12 0.65 / 0.55, 16 0.44 / 0.37 (54 -> 63 % of copy bandwidth)
-//   r16 12 1.90 / 1.19, 16 1.39 / 0.81
-//   r64 8 0.316 / 0.298, 12 0.505 / 0.512, 16 0.351 / 0.369, 28 0.637 / 0.602, 32 0.53 / 0.53
-//   c32 5 0.68 / 0.70, 8 0.36 / 0.36, 12 0.67 / 0.65, 16 0.49 / 0.48 (two elements a vector)
-// c64's element is 16 bytes already.
+// about 1 GB, kernel ms: the column-major staging before (one element an access) / row-major
+// with 16-byte vectors everywhere / this rule (s40, bench/results/lu-register-ab-*-s40.txt):
+//   r32 12 0.66 / 0.55 / 0.56, 16 0.45 / 0.37 / 0.37 (53 -> 63 % of copy bandwidth)
+//   r16 12 1.90 / 1.19 / 1.20, 16 1.39 / 0.81 / 0.84
+//   r64 8 0.32 / 0.30 / 0.32, 12 0.51 / 0.51 / 0.48, 16 0.35 / 0.37 / 0.34 (K = 16: one element),
+//       28 0.64 / 0.60 / 0.63, 32 0.53 / 0.53 / 0.53
+//   c32 with two elements a vector: within 3 % of one either way (5..16), so one; c64's element
+//   is 16 bytes already. r32 and r16 at 5 lose up to 3 %.
 constexpr int lu_getri_row_vector(DevPrec p, int K) {
   switch (p) {
     case DevPrec::r16: case DevPrec::r32: return 4;

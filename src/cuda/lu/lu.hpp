@@ -11,7 +11,8 @@
 //                          thread in registers), the rest through the trsm and gemm cores.
 //            (getri, larger; r32, c32, r64 from 33, c64 from 64)  lu/getri_blocked.cu: the
 //                          triangles' inverses and their product by recursions on the trsm,
-//                          trmm and gemm cores; r32, r64 up to 64 in one kernel (getri_lanes).
+//                          trmm and gemm cores; r32, r64 up to 64 and c32 up to 48 in one
+//                          kernel (getri_lanes).
 //   shared   (getri, larger; getrf's runs of few problems in calls of many runs, and its
 //            panels taller than 512 rows)  lu/getrf_shared.cuh, lu/getri_shared.cuh: one
 //                          thread block per problem, the whole matrix in shared memory; above
@@ -83,7 +84,7 @@ int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
 // getri of one run by blocks (getri_blocked.cu): the checks of every problem first (a failed
 // one computes in scratch and stays as it was), then inv(U) and inv(L) and their product in place
 // through the trsm, trmm and gemm cores, then the column interchanges (r32 and r64 of orders
-// 33..64: one kernel for those steps, lu_getri_lanes). Workspace: a pointer and
+// 33..64, c32 of 33..48: one kernel for those steps, lu_getri_lanes). Workspace: a pointer and
 // n ints per problem and one matrix of scratch; where none can be had, getri's one-block kernel
 // runs instead (the same semantics). As an adapter-driven run it finds the codes and info
 // zeroed or holding the driver's -k (or getrf's codes, in the inverse in one call): it skips a

@@ -119,7 +119,7 @@ __global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_const
     const int64_t step = rm ? 1 : ld;
     if (has_row) {
       const S *in = a + (rm ? int64_t(t) * ld : t);
-      if constexpr (ROLLED) {
+      if constexpr (ROLLED) {  // zeros past n too: measured faster than skipping them (c32 28 1.02 -> 0.93 ms, s40)
 #pragma unroll
         for (int j = 0; j < NR; ++j, in += step) M[t + j * LDK] = j < n ? widen(*in) : from_real<CT>(R(0));
       } else {  // zeros right of n: the backward solve needs no test of k < n

@@ -1348,7 +1348,8 @@ TEST_F(GpuExtensions, NonBlockingAndCapturedPotrf) {
   }
 }
 
-// Orders 12 and 32 take the register kernels (the one-pass inverse), 48 the blocked algorithms,
+// Orders 12 and 32 take the register kernels (the inverse: the one-pass kernel at 12, getrf's
+// then getri's at 32), 48 the blocked algorithms,
 // which a capture runs with the unblocked kernels (SPEC.md section 7).
 TEST_F(GpuExtensions, NonBlockingAndCapturedLu) {
   gpu::UserStream stream;

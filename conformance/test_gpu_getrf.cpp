@@ -1479,29 +1479,27 @@ TYPED_TEST(GpuGetrf, SolverPathWithoutRoomForItsCopy) {
 // BLAS_getrf_getri_batched against getrf followed by getri on the same backend: the same ipiv,
 // info and return value, a singular problem's getrf factors bit for bit, padding untouched;
 // regular problems hold inv(A) (residual ||I - A X||), bit for bit the two calls' result where
-// the device runs getrf's and getri's kernels (above order 32, c32/c16 above 16, c64 from 17 to
-// 24 and above 27, r128/c128) and not necessarily where the one-pass kernels run (unrounded factors,
+// the device runs getrf's and getri's kernels (above order 32, r64/c64/c32/c16 above 16, r16 at
+// 9..16, r128/c128) and not necessarily where the one-pass kernels run (unrounded factors,
 // Gauss-Jordan). Host pointer arrays with host info, and device pointer arrays with device
 // info; orders of the one-problem-per-thread kernels, the register kernels, the blocked getrf
 // (and a blocked order left unblocked among many runs) and getri's shared kernel; a singular
 // problem in each group, a NULL A in the first and in a blocked one.
 
-// The orders at which the inverse in one call runs its one-pass kernels (lu_one_pass_inverse and
-// lu_rolled_takes in src/cuda/lu/lu_tuning.hpp): every order up to 32 but c32's and c16's above
-// 16 and c64's from 17 to 24 (unless BLAS_BATCHED_LU_ROLLED_NARROW=0) and above 27; the tuning
-// variables the ctests set move them.
+// The orders at which the inverse in one call runs its one-pass kernels (lu_one_pass_inverse in
+// src/cuda/lu/lu_tuning.hpp): every order up to 8, up to 16 but r16's above 8, and r32's and
+// r16's 17..32 (there the rolled getrf then getri from BLAS_BATCHED_LU_ROLLED_MIN on); none with
+// BLAS_BATCHED_LU_ONE_PASS=0.
 template <class T>
 bool one_pass_inverse_order(int n) {
   if (is_quad<T> || n > 32) return false;
   const char *one_pass = std::getenv("BLAS_BATCHED_LU_ONE_PASS"), *rolled = std::getenv("BLAS_BATCHED_LU_ROLLED_MIN");
   if (one_pass && one_pass[0] == '0') return false;
-  const bool c64 = is_cplx<T> && sizeof(T) == 16, single_complex = is_cplx<T> && sizeof(T) <= 8;
+  const bool r16 = is_half<T> && !is_cplx<T>, r32 = std::is_same_v<T, float>;
+  if (n <= 8) return true;
+  if (n <= 16) return !r16;
   const int forced = rolled && std::atoi(rolled) > 0 ? std::atoi(rolled) : 0;
-  if (n > 16 && forced && n >= forced) return false;  // the rolled getrf then getri
-  const char *narrow = std::getenv("BLAS_BATCHED_LU_ROLLED_NARROW");
-  const bool narrow_rows = !(narrow && narrow[0] == '0');  // the pair at 17..24 needs them
-  if (n > 16 && !forced && c64 && ((n <= 24 && narrow_rows) || n >= 28)) return false;
-  return n <= (single_complex ? 16 : 32);
+  return (r32 || r16) && !(forced && n >= forced);
 }
 
 template <class T>

@@ -1,7 +1,7 @@
 // The inverse in one call (SPEC.md section 9.4): getri's signature, arguments and codes, each
 // problem factored by getrf first (InverseCall). One pass: the host backend runs getrf and getri
-// on a problem while it is in cache; the device runs the one-pass kernel for n <= 32, getrf's
-// and getri's kernels one after the other above.
+// on a problem while it is in cache; the device runs the one-pass kernel for most n <= 32
+// (lu_one_pass_inverse), getrf's and getri's kernels one after the other elsewhere.
 #include "../dispatch/driver.hpp"
 #include "export.hpp"
 

@@ -84,7 +84,7 @@ bool lu_getrf_native_solver(DevPrec, int, int64_t) { return false; }
 int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_unblocked(Session &s, DevPrec, const FactorRun &) { return s.status(); }
-bool lu_one_pass(int, bool) { return false; }
+bool lu_one_pass(DevPrec, int) { return false; }
 int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
   return s.status();
 }

@@ -18,7 +18,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       if (c != kLuRegister32) return c;
       // The inverse without its one-pass kernel runs getrf's then getri's: getri's choice, so
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
-      const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(side, lu_single_complex(p)) ? LuRoutine::getri : r;
+      const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(p, side) ? LuRoutine::getri : r;
       if (!lu_rolled(p, rule, side)) return c;
       // Rows of 24 for the inverse where getri's call takes them: the same kernels as the calls.
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
@@ -43,19 +43,14 @@ bool lu_thread_staging() {
   return enabled;
 }
 
-bool lu_one_pass(int K, bool single_complex) {
+bool lu_one_pass(DevPrec p, int K) {
   static const bool enabled = switched_on("BLAS_BATCHED_LU_ONE_PASS");
-  return enabled && lu_one_pass_inverse(K, single_complex);
+  return enabled && lu_one_pass_inverse(p, K);
 }
 
 bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;
-  // The inverse takes the pair at the narrow orders for its rows of 24: with them switched off,
-  // its one-pass kernel again (rows of 32 lost to it there).
-  if (r == LuRoutine::getrf_getri && lu_rolled_narrow_takes(p, LuRoutine::getri, side) &&
-      !lu_rolled_narrow(p, LuRoutine::getri, side))
-    return false;
   return lu_rolled_takes(p, r, side);
 }
 

@@ -42,7 +42,7 @@ int lu_codes_keeping_config(DevPrec p, int n);
 bool lu_supported(LuRoutine r, int n);
 // Whether getrf_getri takes the one-pass kernel for register side K (lu_tuning.hpp), unless
 // BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
-bool lu_one_pass(int K, bool single_complex);
+bool lu_one_pass(DevPrec p, int K);
 // Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or
 // from BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).
 bool lu_rolled(DevPrec p, LuRoutine r, int side);

@@ -32,11 +32,11 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   auto go = [&](auto kernel, int threads, int64_t blocks, int bytes) {
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
-  constexpr bool kSingleComplex = lu_single_complex(dev_prec_of<S>());
+  constexpr DevPrec kPrec = dev_prec_of<S>();
   // The rolled configuration has no one-pass inverse: its getrf, then its getri.
   if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
                                             !(lu_is_register(config) &&
-                                            lu_one_pass(lu_register_side(config), kSingleComplex)))) {
+                                            lu_one_pass(kPrec, lu_register_side(config))))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
     if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
       return s.status();
@@ -60,7 +60,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
                  : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
   }
   if (lu_is_rows(config)) {  // getrf only, the configurations lu_rows_config names for p
-    constexpr DevPrec p = dev_prec_of<S>();
+    constexpr DevPrec p = kPrec;
     constexpr int WPB = GetrfRowsShape<S, 8, 2>::WPB;
     static_assert(GetrfRowsShape<S, 4, 2>::WPB == WPB && GetrfRowsShape<S, 16, 2>::WPB == WPB);
     const int64_t blocks = (units + WPB - 1) / WPB;
@@ -87,7 +87,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
             if (lu_thread_staging()) st = go(getrf_getri_thread<S, K, true>, 32 * WPB, blocks, 0);
           if (st == -1) st = go(getrf_getri_thread<S, K, false>, 32 * WPB, blocks, 0);
         }
-        else if constexpr (lu_one_pass_inverse(K, kSingleComplex)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
+        else if constexpr (lu_one_pass_inverse(kPrec, K)) st = go(getrf_getri_register<S, K>, 32 * WPB, blocks, 0);
       } else if constexpr (K <= kLuThreadMaxSide) {
         if constexpr (kLuStageable<S, K>)
           if (lu_thread_staging())

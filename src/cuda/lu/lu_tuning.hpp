@@ -151,18 +151,17 @@ constexpr int kLuRolledNarrowRow = 24;  // c64's rows at 17..24 (lu_rolled_narro
 //   c32 3.31 / 3.85, 2.78 / 3.24, 2.39 / 2.68, 2.16 / 2.68, 1.91 / 3.01
 //   c16 7.68 / 9.16, 6.50 / 7.83, 5.61 / 6.26, 5.05 / 5.46, 4.96 / 5.09
 //   r64 2.68 / 2.50 ... 1.48 / 1.21, r32 4.11 / 2.84 ... 2.07 / 1.34, r16 8.05 / 6.09 ... 4.51 / 2.89
-// The inverse's rule below is against its one-pass kernel; without one (c16 and c32 at 17..32,
-// or BLAS_BATCHED_LU_ONE_PASS=0) lu_config applies getri's rule, and where the one-pass kernel
-// loses (c64 from 28) getri's call takes the rolled getri too: the inverse stays bit for bit
-// the two calls (SPEC.md 9.4; the rolled getrf's bits are the unrolled one's).
+// (Since s41 the inverse has its one-pass kernel at 17..32 in r32 and r16 only, lu_one_pass_inverse.)
+// Where it has none (or BLAS_BATCHED_LU_ONE_PASS=0) lu_config applies getri's rule: the inverse
+// stays bit for bit the two calls (SPEC.md 9.4; the rolled getrf's bits are the unrolled one's).
+// Where it has one, the one-pass kernel: never the rolled kernels unless BLAS_BATCHED_LU_ROLLED_MIN.
 constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
   if (order <= kLuRegisterMax / 2 || order > kLuRegisterMax) return false;
   switch (r) {
     case LuRoutine::getrf:
       return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 ? order <= 23 : p == DevPrec::r16 ? order <= 21 : true;
     case LuRoutine::getri: return p == DevPrec::r64 ? order <= 25 : true;
-    case LuRoutine::getrf_getri:  // against the one-pass kernel: the pair with rows of 24 below 25 (s32)
-      return p == DevPrec::c64 && (order <= kLuRolledNarrowRow || order >= 28);
+    case LuRoutine::getrf_getri: return false;  // where it has a one-pass kernel, that (lu_one_pass_inverse)
   }
   return false;
 }
@@ -177,8 +176,9 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 // The inverse in one call takes that pair (lu_config: getri's choice) at 17..24, against its
 // one-pass kernel (device pointer arrays, ms pair / one-pass at 17, 18, 20, 22, 24, 26, 27):
 //   2.95 / 3.45, 2.69 / 3.32, 2.48 / 3.00, 2.29 / 2.64, 2.09 / 2.47; 26, 27 (rows of 32):
-//   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27). BLAS_BATCHED_LU_ROLLED_NARROW=0 turns
-// the rows of 24 off (the inverse then takes its one-pass kernel at 17..24 again: lu_rolled).
+//   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27 until s41: lu_one_pass_inverse).
+// BLAS_BATCHED_LU_ROLLED_NARROW=0 turns the rows of 24 off (getrf, getri and the inverse take
+// the rolled kernels' rows of 32 there).
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
@@ -218,15 +218,24 @@ constexpr int lu_getri_row_vector(DevPrec p, int K) {
 // The inverse in one call (LuRoutine::getrf_getri) on a register configuration of side K: one
 // kernel that reads the matrix once and writes its inverse once (K <= kLuThreadMaxSide:
 // getrf_getri_thread in lu_thread.cuh; above: getrf_getri_register.cuh, a thread holding its
-// row of A and of I, the I part in pivot order so that a thread's live values stay about K).
-// Single-precision complex (c32, c16) at K = 32 keeps getrf's kernel then getri's: 240
-// registers a thread, and measured slower at n = 20 and 24 (H100, c32: 4.6 / 3.9 ms against
-// 3.2 / 2.7), faster only at 32 (2.8 against 3.5); c64 at K = 32 is faster at 20..32. Where
-// lu_rolled_takes gives the inverse the rolled getrf and getri (c16 and c32 at 17..32, c64 at
-// 17..24 and from 28), those run instead (the rolled configurations have no one-pass kernel).
-constexpr bool lu_single_complex(DevPrec p) { return p == DevPrec::c16 || p == DevPrec::c32; }
-constexpr bool lu_one_pass_inverse(int K, bool single_complex) {
-  return K <= 16 || (K <= kLuRegisterMax && !single_complex);
+// row of A and of I, the I part in pivot order so that a thread's live values stay about K),
+// where it beats getrf's kernel then getri's (lu_config then gives the inverse getri's
+// configuration: rolled or not, as getri's call, and bit for bit the two calls). Measured on
+// the H200 (s41, device pointer arrays, about 1 GB, two runs each, BLAS_BATCHED_LU_ONE_PASS=0
+// for the pair; bench/results/lu-inverse-one-pass-ab-NVIDIA-H200-s41.txt), ms one-pass / pair:
+// - K <= 8, one-pass faster everywhere but c16 5..8 (1-4 % behind): r64 4 0.70 / 1.11, 8 0.70 /
+//   0.74; r32 8 0.76 / 1.02; c64 8 0.61 / 0.77; c32 8 0.74 / 0.80; r16 8 1.47 / 1.96.
+// - K = 16: one-pass faster in r64 (10-13 %: 16 0.745 / 0.83) and c16 (6-15 %); r16 the pair
+//   (10 2.6 / 2.6 ... 16 2.16 / 1.99); r32, c32 within 2.5 % either way; c64 one-pass at
+//   10..13 (up to 6 %), the pair at 14..16 (16 1.14 / 1.08): kept on the one-pass kernel.
+// - K = 32: the pair in r64 (18 2.32 / 1.95, 24 1.64 / 1.49, 32 1.195 / 1.05) and c64 (26
+//   2.29 / 2.17; from 28 and at 17..24 it had it already); the one-pass kernel in r32 (26 1.69
+//   / 1.81, 32 1.33 / 1.53) and r16 (32 2.88 / 4.37). c32 and c16 have no K = 32 one-pass kernel
+//   (240 registers a thread; slower at 20 and 24 on the H100).
+constexpr bool lu_one_pass_inverse(DevPrec p, int K) {
+  if (K <= 8) return true;
+  if (K <= 16) return p != DevPrec::r16;
+  return K <= kLuRegisterMax && (p == DevPrec::r32 || p == DevPrec::r16);
 }
 
 // The one-problem-per-thread kernels (lu_thread.cuh) move a warp's dense matrices through

@@ -5,44 +5,46 @@
 // partials), then the pivot row's broadcast through shared memory. Rows never move during the
 // steps: each thread follows its row's position under the interchanges and writes the row once,
 // to its final place (as the register kernels do); the columns outside the panel then get the
-// same permutation, all its reads before its writes (no chain of dependent swaps).
+// same permutation, each column's reads before its writes (no chain of dependent swaps).
 #pragma once
 #include "lu_common.cuh"
 
 namespace bb::cuda {
 
-// Columns of the outside permutation's shared-memory tile (the tile's first dimension).
-constexpr int kTileColumns = 32;
-
 // The panel's row permutation on the columns outside it (the panel_at before it and the
-// columns_right after): moves[k] = {to, from}, count of them, through shared memory in tiles of
-// kTileColumns columns (each tile: every read, a barrier, every write). Threads run along the
-// stored lines: down a column's moved rows (column-major) or along a row (row-major).
-template <class S, int kTileLd>
-__device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count,
-                                typename dev<S>::C (*tile)[kTileLd]) {
-  const int outside = G.panel_at + G.columns_right, cells = count * kTileColumns;
-  for (int first = 0; first < outside; first += kTileColumns) {
-    auto cell = [&](int e, int &k, int &t) {
-      k = G.row_major ? e / kTileColumns : e % count;
-      t = G.row_major ? e % kTileColumns : e / count;
-    };
-    auto column = [&](int t) {  // relative to the panel
-      const int o = first + t;
-      return o < G.panel_at ? o - G.panel_at : G.n + (o - G.panel_at);
-    };
-    for (int e = threadIdx.x; e < cells; e += blockDim.x) {
-      int k, t;
-      cell(e, k, t);
-      if (first + t < outside) tile[t][k] = widen(a[element_index(G.row_major, G.A.ld, moves[k].y, column(t))]);
+// columns_right after): moves[k] = {to, from}, count of them. Columns are disjoint, so each is
+// handled by kLanes lanes of one warp that read all of its moved rows into registers before
+// any is written (the moves form cycles): no block barrier, and a lane's loads all in flight at
+// once (through a generic pointer they could not pass a store to shared memory). Row-major:
+// adjacent lanes read adjacent elements of a row.
+template <class S, int kMaxMoves>
+__device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
+  // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under
+  // the 128 that 512 threads a block leave).
+  constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
+  constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
+  constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
+  static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
+  const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
+  const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
+  const int per_pass = blockDim.x / kLanes;  // blockDim.x: whole warps
+  for (int first = 0; first < outside; first += per_pass) {
+    const int t = first + int(threadIdx.x) / kLanes;
+    const bool mine = t < outside;
+    const int column = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
+    S *line = a + column * column_step;
+    S cell[kShare];
+#pragma unroll
+    for (int c = 0; c < kShare; ++c) {
+      const int k = c * kLanes + part;
+      if (mine && k < count) cell[c] = line[moves[k].y * row_step];
     }
-    __syncthreads();
-    for (int e = threadIdx.x; e < cells; e += blockDim.x) {
-      int k, t;
-      cell(e, k, t);
-      if (first + t < outside) a[element_index(G.row_major, G.A.ld, moves[k].x, column(t))] = narrow<S>(tile[t][k]);
+    if constexpr (kLanes > 1) __syncwarp();
+#pragma unroll
+    for (int c = 0; c < kShare; ++c) {
+      const int k = c * kLanes + part;
+      if (mine && k < count) line[moves[k].x * row_step] = cell[c];
     }
-    __syncthreads();
   }
 }
 
@@ -57,7 +59,6 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
   __shared__ CT pivot_line[K];
   __shared__ int2 moves[kMaxMoves];
   __shared__ int move_count;
-  __shared__ CT tile[kTileColumns][kMaxMoves + 1];  // + 1: no bank conflicts along a row-major tile
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
   const Re sfmin = smallest_normal<Re>();
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
@@ -121,7 +122,7 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
       if (pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(pos, tid);  // at most 2 jb rows move
     }
     __syncthreads();
-    permute_outside<S, kMaxMoves + 1>(a, G, moves, move_count, tile);
+    permute_outside<S, kMaxMoves>(a, G, moves, move_count);
     if (tid == 0 && info) {
       if (G.codes && !G.codes[p]) G.codes[p] = info + G.panel_at;
       if (G.info && !G.info[p]) G.info[p] = info + G.panel_at;

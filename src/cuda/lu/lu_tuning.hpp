@@ -364,7 +364,7 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax
 // rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
-// (two barriers per column), so its width trades occupancy against launches: 16 columns where
+// (two barriers per column; one was no faster, s41), so its width trades occupancy against launches: 16 columns where
 // 32 would cost a thread 64 registers of data (r64 at 32: 124 registers, a quarter of the
 // SM's warps), 32 where the compute type has 4 bytes (r16, r32). Every order above the register
 // kernels' 32 takes it.
@@ -376,6 +376,18 @@ constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
 BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 4 ? 32 : 16; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
+// (Panels 16 wide in r32 and r16 were faster at order 40 only: r32 4.29 -> 2.73 ms, 64 2.50 ->
+// 2.92, 512 9.63 -> 12.32; H200, s41.)
+// The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
+// group of lanes a column, each lane holding this many bytes of the column's moved rows (their
+// reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,
+// 64 bytes / 32 bytes at 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-ab-NVIDIA-H200-s41.txt):
+//   c32 2.38 / 2.18, 2.52 / 2.38, 3.81 / 3.41, 6.30 / 5.97, 9.84 / 9.59
+//   r32 4.33 / 4.32, 2.50 / 2.38, 4.27 / 3.95, 6.47 / 6.05, 9.81 / 9.29
+//   r64 1.91 / 1.95, 1.86 / 1.89, 2.86 / 2.78, 4.93 / 4.81, 8.33 / 8.28
+//   c64 2.12 / 2.14, 2.24 / 2.26, 3.03 / 3.06, 4.97 / 5.03, 8.30 / 8.56
+// so 32 where the compute type's real part has 4 bytes (r16, c16 not measured), else 64.
+BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
 constexpr int lu_panel_config(int rows, int width, int bytes) {
   if (rows <= kLuPanelRowsMax) return kLuPanel;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);

@@ -16,7 +16,7 @@ namespace bb::cuda {
 // handled by kLanes lanes of one warp that read all of its moved rows into registers before
 // any is written (the moves form cycles): no block barrier, and a lane's loads all in flight at
 // once (through a generic pointer they could not pass a store to shared memory). Row-major:
-// adjacent lanes read adjacent elements of a row.
+// lanes kLanes apart (one a column) read adjacent elements of a row.
 template <class S, int kMaxMoves>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
   // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under

@@ -239,8 +239,9 @@ TYPED_TEST(GemmCore, SubBlocksOnDeviceOperands) {
 
 // The inverse in one call through the LU core (orders 5..32: the one-pass kernel,
 // getrf_getri_register.cuh, where lu_one_pass_inverse takes it, else getrf's kernel then
-// getri's, as r64 at 31 and 32), strided on device memory: regular problems must hold inv(A) (residual against I), with ipiv and info
-// as the library's host getrf gives them; a singular problem (a zero column) getrf's factors.
+// getri's, as r64 at 31 and 32), strided on device memory: regular problems must hold inv(A)
+// (residual against I), with ipiv and info as the library's host getrf gives them; a singular
+// problem (a zero column) getrf's factors.
 template <class S>
 class InverseCore : public conf::gpu::GpuTest {};
 TYPED_TEST_SUITE(InverseCore, CorePrecisions);

@@ -364,9 +364,9 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax
 // rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
-// (two barriers per column; one was no faster, s41), so its width trades occupancy against launches: 16 columns where
-// 32 would cost a thread 64 registers of data (r64 at 32: 124 registers, a quarter of the
-// SM's warps), 32 where the compute type has 4 bytes (r16, r32). Every order above the register
+// (two barriers per column; one was no faster, s41), so its width trades occupancy against
+// launches: 16 columns where 32 would cost a thread 64 registers of data (r64 at 32: 124
+// registers, a quarter of the SM's warps), 32 where the compute type has 4 bytes (r16, r32). Every order above the register
 // kernels' 32 takes it.
 // Measured on the H200: bench/results/NOTES-lu.md.
 constexpr int kLuBlockedMinSide = 33;

@@ -1,4 +1,4 @@
-// The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= 512, jb <= K)
+// The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= 512, jb <= K, K its width)
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
 // for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
 // barriers each: the pivot (LAPACK's rule: warp reductions, then every thread over the warps'
@@ -48,11 +48,10 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
   }
 }
 
-template <class S>
+template <class S, int K>
 __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using Re = real_t<CT>;
-  constexpr int K = lu_panel_width(int(sizeof(CT)));
   constexpr int kMaxWarps = kLuPanelThreads / 32, kMaxMoves = 2 * K;
   // A step writes each after the barrier that ends the previous step's reads of it.
   __shared__ PivotKey<Re> partial[kMaxWarps];

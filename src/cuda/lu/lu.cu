@@ -121,7 +121,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const bool rm = r.row_major;
   auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  const int nb = lu_panel_width(bytes);
+  const int nb = lu_blocked_panel_width(bytes, std::max(m, n));
   for (int k = 0; k < mn; k += nb) {
     const int jb = std::min(nb, mn - k), right = n - k - jb, below = m - k - jb;
     FactorRun panel = r;
@@ -130,7 +130,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     panel.A = moved(r.A, at(k, k), elem);
     panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
     panel.panel = true, panel.panel_at = k, panel.columns_right = right;
-    const int config = lu_panel_config(panel.m, jb, bytes);
+    const int config = lu_panel_config(panel.m, jb, bytes, nb);
     if (lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config)))
       return s.status();
     if (right <= 0) continue;

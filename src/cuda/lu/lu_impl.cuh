@@ -106,11 +106,14 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return getrf ? go(getrf_shared<S, true>, kLuSharedThreads, units, bytes)
                  : go(getri_shared<S, true>, kLuSharedThreads, units, bytes);
   }
-  if (config == kLuPanel && getrf) {
+  if ((config == kLuPanel || config == kLuPanelNarrow) && getrf) {
     // As many warps as one run's rows need (every panel launch has one run, by value).
     const int threads = table_host && count == 1 ? std::min(kLuPanelThreads, (table_host[0].m + 31) / 32 * 32)
                                                  : kLuPanelThreads;
-    return go(getrf_panel<S>, threads, units, 0);
+    if (config == kLuPanel) return go(getrf_panel<S, lu_panel_width(int(sizeof(CT)))>, threads, units, 0);
+    // kLuPanelNarrow: 4-byte compute types only (lu_blocked_panel_width).
+    if constexpr (sizeof(CT) <= 4) return go(getrf_panel<S, kLuPanelNarrowWidth>, threads, units, 0);
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

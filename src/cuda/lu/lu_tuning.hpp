@@ -14,7 +14,8 @@ enum LuConfig : int {
   kLuShared40, kLuShared48, kLuShared64, kLuShared80, kLuShared96, kLuShared112, kLuShared128,
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
-  kLuPanel,  // blocked getrf's panels (getrf_panel.cuh)
+  kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), lu_panel_width columns
+  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns, in 4-byte compute types below kLuPanelWideMinOrder
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
@@ -376,8 +377,16 @@ constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
 BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 4 ? 32 : 16; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
-// (Panels 16 wide in r32 and r16 were faster at order 40 only: r32 4.29 -> 2.73 ms, 64 2.50 ->
-// 2.92, 512 9.63 -> 12.32; H200, s41.)
+// Below this order the 4-byte compute types (r32, r16) take panels kLuPanelNarrowWidth wide
+// (kLuPanelNarrow) instead. Panels 16 wide everywhere against 32 (H200, s41, strided, about
+// 1 GB, ms): r32 40 4.29 -> 2.73, 64 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 40
+// 8.94 -> 6.80, 64 5.25 -> 7.01. At 40 a step of the 32-column kernel costs about 1.6x one of
+// the 16-column kernel (fewer registers, code that fits the instruction cache).
+constexpr int kLuPanelNarrowWidth = 16, kLuPanelWideMinOrder = 64;
+// The panel width of blocked getrf of this order (max(m, n)), and the panel configuration.
+BB_HOST_DEVICE constexpr int lu_blocked_panel_width(int bytes, int order) {
+  return bytes <= 4 && order < kLuPanelWideMinOrder ? kLuPanelNarrowWidth : lu_panel_width(bytes);
+}
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,
@@ -388,8 +397,8 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 //   c64 2.12 / 2.14, 2.24 / 2.26, 3.03 / 3.06, 4.97 / 5.03, 8.30 / 8.56
 // so 32 where the compute type's real part has 4 bytes (r16, c16 not measured), else 64.
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
-constexpr int lu_panel_config(int rows, int width, int bytes) {
-  if (rows <= kLuPanelRowsMax) return kLuPanel;
+constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
+  if (rows <= kLuPanelRowsMax) return nb == lu_panel_width(bytes) ? kLuPanel : kLuPanelNarrow;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);
   return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }

@@ -121,7 +121,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const bool rm = r.row_major;
   auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  const int nb = lu_blocked_panel_width(bytes, std::max(m, n));
+  const int nb = lu_blocked_panel_width(p, bytes, std::max(m, n));
   for (int k = 0; k < mn; k += nb) {
     const int jb = std::min(nb, mn - k), right = n - k - jb, below = m - k - jb;
     FactorRun panel = r;

@@ -111,7 +111,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     const int threads = table_host && count == 1 ? std::min(kLuPanelThreads, (table_host[0].m + 31) / 32 * 32)
                                                  : kLuPanelThreads;
     if (config == kLuPanel) return go(getrf_panel<S, lu_panel_width(int(sizeof(CT)))>, threads, units, 0);
-    // kLuPanelNarrow: 4-byte compute types only (lu_blocked_panel_width).
+    // kLuPanelNarrow: r32 and r16 only (lu_panel_wide_min_order).
     if constexpr (sizeof(CT) <= 4) return go(getrf_panel<S, kLuPanelNarrowWidth>, threads, units, 0);
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }

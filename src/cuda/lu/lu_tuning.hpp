@@ -15,7 +15,7 @@ enum LuConfig : int {
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), lu_panel_width columns
-  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns, in 4-byte compute types below kLuPanelWideMinOrder
+  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (r32, r16 below lu_panel_wide_min_order)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
@@ -377,15 +377,24 @@ constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
 BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 4 ? 32 : 16; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
-// Below this order the 4-byte compute types (r32, r16) take panels kLuPanelNarrowWidth wide
-// (kLuPanelNarrow) instead. Panels 16 wide everywhere against 32 (H200, s41, strided, about
-// 1 GB, ms): r32 40 4.29 -> 2.73, 64 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 40
-// 8.94 -> 6.80, 64 5.25 -> 7.01. At 40 a step of the 32-column kernel costs about 1.6x one of
-// the 16-column kernel (fewer registers, code that fits the instruction cache).
-constexpr int kLuPanelNarrowWidth = 16, kLuPanelWideMinOrder = 64;
-// The panel width of blocked getrf of this order (max(m, n)), and the panel configuration.
-BB_HOST_DEVICE constexpr int lu_blocked_panel_width(int bytes, int order) {
-  return bytes <= 4 && order < kLuPanelWideMinOrder ? kLuPanelNarrowWidth : lu_panel_width(bytes);
+// Below an order of lu_panel_wide_min_order the 4-byte compute types (r32, r16) take panels
+// kLuPanelNarrowWidth wide (kLuPanelNarrow): fewer registers (70 against 102) and a quarter of
+// the code. Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
+// 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 64 5.25 -> 7.01. Below 64 only, 32 ->
+// 16 wide (s42, bench/results/lu-panel-narrow-ab-NVIDIA-H200-s42.txt):
+//   r32 33 5.30 -> 2.90, 40 4.30 -> 2.30, 48 3.16 -> 1.99, 52 3.01 -> 2.89, 56 2.75 -> 2.65,
+//       63 2.77 -> 2.64, 64 2.41 -> 2.42
+//   r16 33 13.36 -> 7.08, 40 8.81 -> 5.48, 48 6.61 -> 4.47, 52 6.02 -> 6.29, 56 5.56 -> 5.48,
+//       60 5.20 -> 5.53, 63 5.03 -> 5.62
+// so r32 below 64 and r16 up to 48 (49..51 not measured).
+constexpr int kLuPanelNarrowWidth = 16;
+constexpr int lu_panel_wide_min_order(DevPrec p) {
+  return p == DevPrec::r32 ? 64 : p == DevPrec::r16 ? 49 : 0;
+}
+// The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
+// bytes), and the panel configuration.
+constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order) {
+  return order < lu_panel_wide_min_order(p) ? kLuPanelNarrowWidth : lu_panel_width(bytes);
 }
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their

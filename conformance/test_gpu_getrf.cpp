@@ -732,9 +732,10 @@ auto maker(Input in, BLAS_Layout layout) {
 }
 
 // Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: getrf
-// by panels (panel widths and their remainders, non-multiples of 32 included), getri's
-// shared-memory kernels (sides 40..224, fewer for wide types) and its global-memory one. r128 / c128 (software arithmetic in the library's staging,
-// the reference and the checks) stop at 40.
+// by panels (panel widths and their remainders, non-multiples of 32 included; 48 / 49 and
+// 63 / 64 either side of the narrow panels' end in r16 and r32), getri's shared-memory kernels
+// (sides 40..224, fewer for wide types) and its global-memory one. r128 / c128 (software
+// arithmetic in the library's staging, the reference and the checks) stop at 40.
 template <class T>
 std::vector<int> small_orders() {
   std::vector<int> v;
@@ -746,7 +747,7 @@ template <class T>
 std::vector<int> medium_orders() {
   if (gpu::reduced()) return {33, 65};
   if (is_quad<T>) return {33, 40};
-  return {33, 40, 41, 47, 48, 64, 65, 100, 113, 128, 129, 160, 225};
+  return {33, 40, 41, 47, 48, 49, 63, 64, 65, 100, 113, 128, 129, 160, 225};
 }
 template <class T>
 std::vector<int> large_orders(bool with_512) {

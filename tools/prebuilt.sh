@@ -18,6 +18,11 @@ while getopts n:B: o; do
 done
 shift $((OPTIND - 1))
 ninja -C "$build" blas_batched blas_batched_bench blas_batched_tri_large "$@" > /dev/null
+# An object compiled outside ninja has no recorded header dependencies and is never rebuilt
+# when a header changes (s42: a stale getrf.cpp.o with an older LuConfig enum broke c64 getrf).
+if stale=$(ninja -C "$build" -t deps | grep "#deps 0"); then
+  echo "objects without recorded dependencies (touch their sources and rerun):" >&2; echo "$stale" >&2; exit 1
+fi
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bench" "$stage/conformance" "$root/.prebuilt"

@@ -48,18 +48,97 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
   }
 }
 
-template <class S, int K>
+// What a panel step needs besides the thread's row: the block's shared areas, the thread's
+// place, and the problem's pivots and first zero pivot.
+template <class CT>
+struct PanelStep {
+  using Re = real_t<CT>;
+  PivotKey<Re> *partial;  // a warp's best
+  CT *pivot_line;         // the pivot row, indexed as the thread's row registers
+  int *piv;
+  int panel_at, tid, lane, warp, warps;
+  bool has_row;
+  Re sfmin;
+  int pos;   // the row's current position in LAPACK's order
+  int info;  // the first zero pivot (1-based), or 0
+};
+
+// Step i of xgetf2 (two block barriers): the thread's row holds column i in r[q] and the columns
+// after it in r[q + 1 ..] (r[c] is column i - q + c). Both forms call it with q and the
+// registers' indices known at compile time.
+template <int W, class CT>
+__device__ __forceinline__ void panel_step(CT (&r)[W], const int q, const int i, PanelStep<CT> &P) {
+  using Re = real_t<CT>;
+  PivotKey<Re> best = P.has_row && P.pos >= i ? pivot_key(r[q], P.pos) : no_pivot<Re>();
+  best = segment_best<32>(best);
+  if (P.lane == 0) P.partial[P.warp] = best;
+  __syncthreads();
+  best = P.partial[0];
+  for (int w = 1; w < P.warps; ++w)
+    if (P.partial[w].beats(best)) best = P.partial[w];
+  const int pr = best.row;  // the pivot's position; row i's owner takes it
+  if (P.has_row && P.pos == pr) {
+#pragma unroll
+    for (int c = q; c < W; ++c) P.pivot_line[c] = r[c];
+    P.pos = i;
+  } else if (P.has_row && P.pos == i) {
+    P.pos = pr;
+  }
+  if (P.tid == 0) P.piv[i] = pr + 1 + P.panel_at;
+  __syncthreads();
+  const CT d = P.pivot_line[q];
+  // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
+  const bool zero = is_zero(d), reciprocal = abs1(d) >= P.sfmin;
+  if (zero && !P.info) P.info = i + 1;
+  if (P.has_row && P.pos > i) {
+    CT l = r[q];
+    if (!zero) l = reciprocal ? mul(l, divide(from_real<CT>(Re(1)), d)) : divide(l, d);
+    r[q] = l;
+#pragma unroll
+    for (int c = q + 1; c < W; ++c) r[c] = msub(r[c], l, P.pivot_line[c]);
+  }
+}
+
+// The rolled form's steps from column i on a row of W live registers (r[j]: column i + j): pairs
+// of steps in a loop, the pair's two finished columns into the thread's slots of shared memory
+// (column j at finished[j * stride]) and the row shifted by two; once the columns left fit the
+// next width, its narrower loop goes on (as getrf_register_rolled.cuh does). jb is the block's:
+// the loops and their barriers are uniform.
+template <int W, int K, class CT>
+__device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const int jb, CT *finished, const int stride,
+                                                   PanelStep<CT> &P) {
+  static_assert(W >= 2 && W <= K, "a pair of steps needs two registers");
+  CT(&r)[W] = *reinterpret_cast<CT(*)[W]>(&row);
+  constexpr int NEXT = W > kLuRolledWidthStep ? W - kLuRolledWidthStep : 0;
+#pragma unroll 1
+  for (; i < jb && jb - i > NEXT; i += 2) {
+    panel_step(r, 0, i, P);
+    if (i + 1 < jb) panel_step(r, 1, i + 1, P);
+    finished[i * stride] = r[0];
+    finished[(i + 1) * stride] = r[1];  // i + 1 <= K - 1: K even
+#pragma unroll
+    for (int j = 0; j + 2 < W; ++j) r[j] = r[j + 2];
+    r[W - 2] = r[W - 1] = CT{};
+  }
+  if constexpr (NEXT > 0) panel_rolled_steps<NEXT>(row, i, jb, finished, stride, P);
+}
+
+// ROLLED: the steps in loops over pairs (panel_rolled_steps; K * blockDim.x elements of dynamic
+// shared memory hold the finished columns), else every step unrolled.
+template <class S, int K, bool ROLLED>
 __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using Re = real_t<CT>;
+  static_assert(K % 2 == 0, "pairs of steps");
   constexpr int kMaxWarps = kLuPanelThreads / 32, kMaxMoves = 2 * K;
   // A step writes each after the barrier that ends the previous step's reads of it.
   __shared__ PivotKey<Re> partial[kMaxWarps];
   __shared__ CT pivot_line[K];
   __shared__ int2 moves[kMaxMoves];
   __shared__ int move_count;
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
-  const Re sfmin = smallest_normal<Re>();
+  extern __shared__ __align__(16) unsigned char panel_shared[];
+  CT *finished = reinterpret_cast<CT *>(panel_shared) + threadIdx.x;  // ROLLED: column j at finished[j * blockDim.x]
+  const int tid = threadIdx.x;
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
     const FactorRun &G = run_of<1>(L, u);
     const int64_t p = u - G.unit_begin;
@@ -67,64 +146,38 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
     int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped: the whole block moves on
     const int m = G.m, jb = G.n;
-    const bool has_row = tid < m;
-    int pos = tid;  // the row's current position in LAPACK's order
+    PanelStep<CT> P{partial, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, int(blockDim.x / 32), tid < m,
+                    smallest_normal<Re>(), tid, 0};
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
     {
       const S *in = a + (G.row_major ? int64_t(tid) * G.A.ld : tid);  // a moving pointer: no 64-bit product an element
 #pragma unroll
-      for (int c = 0; c < K; ++c, in += along) v[c] = has_row && c < jb ? widen(*in) : CT{};
+      for (int c = 0; c < K; ++c, in += along) v[c] = P.has_row && c < jb ? widen(*in) : CT{};
     }
     if (tid == 0) move_count = 0;
-    int info = 0;
+    if constexpr (ROLLED) {
+      int i = 0;  // the column in v[0]
+      panel_rolled_steps<K>(v, i, jb, finished, int(blockDim.x), P);
+    } else {
 #pragma unroll
-    for (int i = 0; i < K; ++i) {
-      // A test, not a break: a loop with a barrier and a break stays rolled, and v would go
-      // to local memory.
-      if (i < jb) {
-        PivotKey<Re> best = has_row && pos >= i ? pivot_key(v[i], pos) : no_pivot<Re>();
-        best = segment_best<32>(best);
-        if (lane == 0) partial[warp] = best;
-        __syncthreads();
-        best = partial[0];
-        for (int w = 1; w < warps; ++w)
-          if (partial[w].beats(best)) best = partial[w];
-        const int pr = best.row;  // the pivot's position; row i's owner takes it
-        if (has_row && pos == pr) {
-#pragma unroll
-          for (int c = i; c < K; ++c) pivot_line[c] = v[c];
-          pos = i;
-        } else if (has_row && pos == i) {
-          pos = pr;
-        }
-        if (tid == 0) piv[i] = pr + 1 + G.panel_at;
-        __syncthreads();
-        const CT d = pivot_line[i];
-        // A zero pivot is not divided by, but its column still updates the rest (xgetf2).
-        const bool zero = is_zero(d), reciprocal = abs1(d) >= sfmin;
-        if (zero && !info) info = i + 1;
-        if (has_row && pos > i) {
-          CT l = v[i];
-          if (!zero) l = reciprocal ? mul(l, divide(from_real<CT>(Re(1)), d)) : divide(l, d);
-          v[i] = l;
-#pragma unroll
-          for (int c = i + 1; c < K; ++c) v[c] = msub(v[c], l, pivot_line[c]);
-        }
-      }
+      for (int i = 0; i < K; ++i)
+        // A test, not a break: a loop with a barrier and a break stays rolled, and v would go
+        // to local memory.
+        if (i < jb) panel_step(v, i, i, P);
     }
-    if (has_row) {
-      S *out = a + (G.row_major ? int64_t(pos) * G.A.ld : pos);
+    if (P.has_row) {
+      S *out = a + (G.row_major ? int64_t(P.pos) * G.A.ld : P.pos);
 #pragma unroll
       for (int c = 0; c < K; ++c, out += along)
-        if (c < jb) *out = narrow<S>(v[c]);
-      if (pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(pos, tid);  // at most 2 jb rows move
+        if (c < jb) *out = narrow<S>(ROLLED ? finished[c * int(blockDim.x)] : v[c]);
+      if (P.pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(P.pos, tid);  // at most 2 jb rows move
     }
     __syncthreads();
     permute_outside<S, kMaxMoves>(a, G, moves, move_count);
-    if (tid == 0 && info) {
-      if (G.codes && !G.codes[p]) G.codes[p] = info + G.panel_at;
-      if (G.info && !G.info[p]) G.info[p] = info + G.panel_at;
+    if (tid == 0 && P.info) {
+      if (G.codes && !G.codes[p]) G.codes[p] = P.info + G.panel_at;
+      if (G.info && !G.info[p]) G.info[p] = P.info + G.panel_at;
     }
     __syncthreads();  // shared memory is the next problem's
   }

@@ -48,6 +48,11 @@ bool lu_one_pass(DevPrec p, int K) {
   return enabled && lu_one_pass_inverse(p, K);
 }
 
+bool lu_panel_rolled(DevPrec p, int K) {
+  static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_ROLLED");
+  return forced ? forced == 1 : lu_panel_rolled_takes(p, K);
+}
+
 bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;

@@ -43,6 +43,9 @@ bool lu_supported(LuRoutine r, int n);
 // Whether getrf_getri takes the one-pass kernel for register side K (lu_tuning.hpp), unless
 // BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
 bool lu_one_pass(DevPrec p, int K);
+// Whether blocked getrf's panels of width K take getrf_panel's rolled form (lu_panel_rolled_takes;
+// BLAS_BATCHED_LU_PANEL_ROLLED=1 or 2 forces it on or off, an A/B switch read once per process).
+bool lu_panel_rolled(DevPrec p, int K);
 // Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or
 // from BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).
 bool lu_rolled(DevPrec p, LuRoutine r, int side);

@@ -110,9 +110,14 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     // As many warps as one run's rows need (every panel launch has one run, by value).
     const int threads = table_host && count == 1 ? std::min(kLuPanelThreads, (table_host[0].m + 31) / 32 * 32)
                                                  : kLuPanelThreads;
-    if (config == kLuPanel) return go(getrf_panel<S, lu_panel_width(int(sizeof(CT)))>, threads, units, 0);
+    auto panel = [&](auto width) {
+      constexpr int K = decltype(width)::value;
+      return lu_panel_rolled(kPrec, K) ? go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)))
+                                       : go(getrf_panel<S, K, false>, threads, units, 0);
+    };
+    if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
     // kLuPanelNarrow: r32 and r16 only (lu_panel_wide_min_order).
-    if constexpr (sizeof(CT) <= 4) return go(getrf_panel<S, kLuPanelNarrowWidth>, threads, units, 0);
+    if constexpr (sizeof(CT) <= 4) return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuGlobal)

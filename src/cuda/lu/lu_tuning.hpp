@@ -396,6 +396,10 @@ constexpr int lu_panel_wide_min_order(DevPrec p) {
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order) {
   return order < lu_panel_wide_min_order(p) ? kLuPanelNarrowWidth : lu_panel_width(bytes);
 }
+// getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
+// memory): a sixth of the unrolled form's code at K = 32. Not yet measured: off everywhere
+// (BLAS_BATCHED_LU_PANEL_ROLLED=1 turns it on).
+constexpr bool lu_panel_rolled_takes(DevPrec, int) { return false; }
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

@@ -397,9 +397,16 @@ constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order) {
   return order < lu_panel_wide_min_order(p) ? kLuPanelNarrowWidth : lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
-// memory): a sixth of the unrolled form's code at K = 32. Not yet measured: off everywhere
-// (BLAS_BATCHED_LU_PANEL_ROLLED=1 turns it on).
-constexpr bool lu_panel_rolled_takes(DevPrec, int) { return false; }
+// memory; static SASS, r32 at K = 32: 5456 instructions against 17839; c64 at 16: 4356 against
+// 13613). H200, s42, strided, about 1 GB, kernel ms unrolled -> rolled at 64 / 128 / 512
+// (bench/results/lu-panel-rolled-ab-NVIDIA-H200-s42.txt, one run):
+//   r32 (K = 32) 2.40 -> 1.85, 3.94 -> 2.62, 9.31 -> 7.70
+//   c64 (K = 16) 2.30 -> 1.62, 3.08 -> 2.58, 8.41 -> 7.83
+//   r64 (K = 16) 1.88 -> 1.79, 2.89 -> 2.79, 8.37 -> 8.11
+// Taken where measured; c32, r16, c16 and r32's narrow panels not measured yet.
+constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
+  return (p == DevPrec::r32 && K == 32) || p == DevPrec::r64 || p == DevPrec::c64;
+}
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

@@ -386,15 +386,17 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 //       63 2.77 -> 2.64, 64 2.41 -> 2.42
 //   r16 33 13.36 -> 7.08, 40 8.81 -> 5.48, 48 6.61 -> 4.47, 52 6.02 -> 6.29, 56 5.56 -> 5.48,
 //       60 5.20 -> 5.53, 63 5.03 -> 5.62
-// so r32 below 64 and r16 up to 48 (49..51 not measured).
+// so r32 below 64 and r16 up to 48 (49..51 not measured). Measured against the unrolled wide
+// panel; the rolled one (lu_panel_rolled_takes) made r32 64 2.40 -> 1.85 ms, so the end may
+// move down: BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
   return p == DevPrec::r32 ? 64 : p == DevPrec::r16 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
-// bytes), and the panel configuration.
-constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order) {
-  return order < lu_panel_wide_min_order(p) ? kLuPanelNarrowWidth : lu_panel_width(bytes);
+// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value), and the panel configuration.
+constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
+  return order < wide_min && lu_panel_wide_min_order(p) > 0 ? kLuPanelNarrowWidth : lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
 // memory; static SASS, r32 at K = 32: 5456 instructions against 17839; c64 at 16: 4356 against

@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include <cstring>
+#include <mutex>
 #include <type_traits>
 
 namespace bb::cuda {
@@ -143,12 +144,25 @@ inline int compute_bytes(DevPrec p) {
   return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });
 }
 
+// Lets kernel take `bytes` of dynamic shared memory (above the default 48 KiB it must ask).
+// The limit only ever rises, under a lock: entry points run concurrently (SPEC.md), and one
+// call lowering it to its own size could fail another's launch of more.
+template <class Kernel>
+bool allow_dynamic_shared(Kernel kernel, int bytes) {
+  if (bytes <= 48 * 1024) return true;
+  static std::mutex limit_mutex;
+  std::lock_guard<std::mutex> lock(limit_mutex);
+  cudaFuncAttributes now{};
+  if (cudaFuncGetAttributes(&now, kernel) == cudaSuccess && now.maxDynamicSharedSizeBytes >= bytes) return true;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) == cudaSuccess;
+}
+
 // One launch of a kernel taking launch description L on the session's stream: at most
 // Session::loop_block_cap() blocks (the kernels loop over their units), dynamic shared
 // memory above the default 48 KiB asked for first. Returns the session's status.
 template <class Kernel, class Launch>
 int launch_kernel(Session &s, Kernel kernel, const Launch &L, int threads, int64_t blocks, int bytes) {
-  if (bytes > 48 * 1024 && cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) != cudaSuccess) {
+  if (!allow_dynamic_shared(kernel, bytes)) {
     cudaGetLastError();
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }

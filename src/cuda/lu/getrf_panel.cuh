@@ -6,6 +6,9 @@
 // steps: each thread follows its row's position under the interchanges and writes the row once,
 // to its final place (as the register kernels do); the columns outside the panel then get the
 // same permutation, each column's reads before its writes (no chain of dependent swaps).
+// Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
+// the finished columns in shared memory (a third of the code or less; H200 measurements in
+// lu_tuning.hpp).
 #pragma once
 #include "lu_common.cuh"
 

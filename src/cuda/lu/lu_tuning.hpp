@@ -387,24 +387,24 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 //   r16 33 13.36 -> 7.08, 40 8.81 -> 5.48, 48 6.61 -> 4.47, 52 6.02 -> 6.29, 56 5.56 -> 5.48,
 //       60 5.20 -> 5.53, 63 5.03 -> 5.62
 // so r32 below 64 and r16 up to 48 (49..51 not measured). Measured against the unrolled wide
-// panel; the rolled one (lu_panel_rolled_takes) made r32 64 2.40 -> 1.85 ms, so the end may
+// panel; the rolled one (lu_panel_rolled_takes) made r32 64 2.39 -> 1.82 ms, so the end may
 // move down: BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
   return p == DevPrec::r32 ? 64 : p == DevPrec::r16 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
-// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value), and the panel configuration.
+// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value).
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
   return order < wide_min && lu_panel_wide_min_order(p) > 0 ? kLuPanelNarrowWidth : lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
 // memory; static SASS, r32 at K = 32: 5456 instructions against 17839; c64 at 16: 4356 against
 // 13613). H200, s42, strided, about 1 GB, kernel ms unrolled -> rolled at 64 / 128 / 512
-// (bench/results/lu-panel-rolled-ab-NVIDIA-H200-s42.txt, one run):
-//   r32 (K = 32) 2.40 -> 1.85, 3.94 -> 2.62, 9.31 -> 7.70
-//   c64 (K = 16) 2.30 -> 1.62, 3.08 -> 2.58, 8.41 -> 7.83
-//   r64 (K = 16) 1.88 -> 1.79, 2.89 -> 2.79, 8.37 -> 8.11
+// (bench/results/lu-panel-rolled-NVIDIA-H200-s42.csv, one run; the whole call 1-3 % above):
+//   r32 (K = 32) 2.39 -> 1.82, 3.97 -> 2.60, 9.27 -> 7.64
+//   c64 (K = 16) 2.23 -> 1.60, 3.03 -> 2.55, 8.33 -> 7.78
+//   r64 (K = 16) 1.86 -> 1.77, 2.86 -> 2.75, 8.30 -> 8.05
 // Taken where measured; c32, r16, c16 and r32's narrow panels not measured yet.
 constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
   return (p == DevPrec::r32 && K == 32) || p == DevPrec::r64 || p == DevPrec::c64;
@@ -419,6 +419,7 @@ constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
 //   c64 2.12 / 2.14, 2.24 / 2.26, 3.03 / 3.06, 4.97 / 5.03, 8.30 / 8.56
 // so 32 where the compute type's real part has 4 bytes (r16, c16 not measured), else 64.
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
+// The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
   if (rows <= kLuPanelRowsMax) return nb == lu_panel_width(bytes) ? kLuPanel : kLuPanelNarrow;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);

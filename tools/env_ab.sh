@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A/B of runtime switches in one GPU run, from a prebuilt archive (tools/prebuilt.sh; no build
-# on the device): each variant runs the bench with its environment, and a table of ms (kernel %
-# of copy bandwidth) per precision and order comes out, side by side.
+# on the device): each variant runs the bench with its environment, and a table of kernel ms /
+# whole-call ms (kernel % of copy bandwidth) per precision and order comes out, side by side.
 #   VARIANTS="name:VAR=val,VAR=val ..." (name alone: no setting), e.g.
 #     VARIANTS="unrolled:BLAS_BATCHED_LU_ROLLED_MIN=33 rolled:BLAS_BATCHED_LU_ROLLED_MIN=17"
 #   ROUTINE (getrf), PRECS (c64 c32), SIZES (17,20,24,28,32), BACKEND (native-strided; the
@@ -44,7 +44,8 @@ for f in sorted(glob.glob(f"{d}/v-*.csv")):
     name, p = os.path.basename(f)[2:-4].rsplit("-", 1)
     names += [name] if name not in names else []
     for r in csv.DictReader(open(f)):
-        t[(p, int(r["n"]))][name] = f"{float(r['time_ms']):.3f}({r['kernel_pct_bw']})"
+        t[(p, int(r["n"]))][name] = f"{float(r['kernel_ms']):.3f}/{float(r['time_ms']):.3f}({r['kernel_pct_bw']})"
+print("kernel ms / whole-call ms (kernel % of copy bandwidth)")
 print("prec n " + " ".join(names))
 for key in sorted(t):
     print(*key, *(t[key].get(x, "-") for x in names))

@@ -130,9 +130,10 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   static const int forced_wide_min = tuning_env("BLAS_BATCHED_LU_PANEL_WIDE_MIN");
   const int wide_min = forced_wide_min ? forced_wide_min : lu_panel_wide_min_order(p);
   const int nb = lu_blocked_panel_width(p, bytes, std::max(m, n), wide_min);
-  // BLAS_BATCHED_LU_PANEL_REMAINDER_FIRST=1: the narrower panel (mn % nb columns) first, so
-  // that every trailing update and later panel is a multiple of nb (A/B, not measured; read once).
-  static const bool remainder_first = tuning_env("BLAS_BATCHED_LU_PANEL_REMAINDER_FIRST") == 1;
+  // BLAS_BATCHED_LU_PANEL_REMAINDER_FIRST=1 / 2 forces the narrower panel first / last (A/B; read once).
+  static const int forced_remainder_first = tuning_env("BLAS_BATCHED_LU_PANEL_REMAINDER_FIRST");
+  const bool remainder_first =
+      forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
   const int first = remainder_first ? mn % nb : 0;
   for (int k = 0, jb = first ? first : std::min(nb, mn); k < mn; k += jb, jb = std::min(nb, mn - k)) {
     const int right = n - k - jb, below = m - k - jb;

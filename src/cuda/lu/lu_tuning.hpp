@@ -386,12 +386,14 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 //       63 2.77 -> 2.64, 64 2.41 -> 2.42
 //   r16 33 13.36 -> 7.08, 40 8.81 -> 5.48, 48 6.61 -> 4.47, 52 6.02 -> 6.29, 56 5.56 -> 5.48,
 //       60 5.20 -> 5.53, 63 5.03 -> 5.62
-// so r32 below 64 and r16 up to 48 (49..51 not measured). Measured against the unrolled wide
-// panel; the rolled one (lu_panel_rolled_takes) made r32 64 2.39 -> 1.82 ms, so the end may
-// move down: BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
+// so r32 below 64 and r16 up to 48 (49..51 not measured). Against the rolled wide panel
+// (s43, bench/results/lu-panel-wide-min-ab-NVIDIA-H200-s43.txt, kernel ms, 16 -> 32 wide):
+//   r32 44 2.18 -> 2.91, 48 1.96 -> 2.52, 49 2.99 -> 2.56, 56 2.64 -> 2.10, 63 2.66 -> 1.96
+//   r16 48 4.45 -> 6.66, 49..64 the same (already wide)
+// so both from 49 on. BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
-  return p == DevPrec::r32 ? 64 : p == DevPrec::r16 ? 49 : 0;
+  return p == DevPrec::r32 || p == DevPrec::r16 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
 // bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value).
@@ -405,10 +407,26 @@ constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_m
 //   r32 (K = 32) 2.39 -> 1.82, 3.97 -> 2.60, 9.27 -> 7.64
 //   c64 (K = 16) 2.23 -> 1.60, 3.03 -> 2.55, 8.33 -> 7.78
 //   r64 (K = 16) 1.86 -> 1.77, 2.86 -> 2.75, 8.30 -> 8.05
-// Taken where measured; c32, r16, c16 and r32's narrow panels not measured yet.
+// The rest (s43, bench/results/lu-panel-rolled-rest-ab-NVIDIA-H200-s43.txt) at 40 / 64 / 128 / 512:
+//   c32 (K = 16) 2.17 -> 2.09, 2.38 -> 2.03, 3.45 -> 3.02, 9.60 -> 8.91
+//   c16 (K = 16) 5.18 -> 5.13, 5.59 -> 5.43, 12.41 -> 11.79, 41.78 -> 40.20
+//   r16 (K = 32 from 49) 64 4.75 -> 3.89, 128 6.01 -> 4.87, 512 14.95 -> 11.55
+//   the narrow panels (K = 16 in r32, r16) 40: r32 2.30 -> 2.49, r16 5.47 -> 5.94; 48: r32
+//   1.98 -> 2.04, r16 4.44 -> 4.67
+// so every panel but the narrow ones (70 registers, a quarter of the wide panel's code).
 constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
-  return (p == DevPrec::r32 && K == 32) || p == DevPrec::r64 || p == DevPrec::c64;
+  return !(K == kLuPanelNarrowWidth && lu_panel_wide_min_order(p) > 0);
 }
+// Blocked getrf's narrower panel (min(m, n) modulo the width) first instead of last, so that
+// every later panel and trailing update is a multiple of the width. H200, s43, strided, about
+// 1 GB, kernel ms last -> first (bench/results/lu-panel-remainder-first-ab-NVIDIA-H200-s43.txt;
+// r32 there on narrow panels below 64):
+//   r32 33 2.90 -> 2.55, 65 3.52 -> 2.75, 100 3.52 -> 3.09, 129 3.84 -> 3.55, 200 4.55 -> 4.28
+//   c32 33 2.68 -> 2.32, 65 3.26 -> 3.17, 100 3.76 -> 3.57, 129 4.31 -> 4.18, 200 5.26 -> 5.08
+//   c64 33 2.46 -> 1.75, 49 2.29 -> 2.03, 57 1.85 -> 1.88, 129 3.14 -> 3.23, 200 3.88 -> 3.90
+//   r64 33 2.26 -> 2.15, 49 2.28 -> 2.41, 65 2.41 -> 2.50, 81 2.69 -> 2.88, 129 3.35 -> 3.52
+// so all but r64.
+constexpr bool lu_panel_remainder_first_takes(DevPrec p) { return p != DevPrec::r64; }
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

@@ -882,6 +882,24 @@ TYPED_TEST(GpuGetrf, HostAndDeviceGroupsInOneCall) {
   }
 }
 
+// ---- 2b. panels whose shared memory is the default limit exactly -----------------------------
+// A kernel's dynamic shared memory up to 48 KiB less its static arrays needs no opt-in; the
+// library once skipped the check at exactly 48 KiB, and the rolled panel (48 KiB at 384 rows in
+// 4- and 8-byte compute types, 192 in c64) failed beside its static arrays with
+// BLAS_BATCHED_ERR_DEVICE. Each order in its own call, the smaller first (a larger panel would
+// raise the limit before): the ctest entry GpuGetrf.PanelAtSharedLimit runs this in a fresh
+// process, so no earlier test has raised it.
+TYPED_TEST(GpuGetrf, PanelAtSharedLimit) {
+  using T = typename TypeParam::type;
+  if (is_quad<T>) GTEST_SKIP() << "r128 / c128 run staged through the host";
+  for (int n : {192, 384}) {
+    LuRun<T> run(BLAS_ColMajor, "order " + std::to_string(n) + ", one call");
+    run.add(n, n, 2, maker<T>(Input::random, BLAS_ColMajor));
+    factor_and_invert(run);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
 // ---- 3. more problems than a grid dimension holds; more non-zero codes than one transfer -----
 // Every 11th problem is exactly singular, so each chunk of the device pass (16384 problems
 // first, SPEC.md section 5) finds more than the 1024 non-zero codes that come back with it.

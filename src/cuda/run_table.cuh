@@ -144,15 +144,19 @@ inline int compute_bytes(DevPrec p) {
   return by_precision(p, [](auto x) { return int(sizeof(typename dev<decltype(x)>::C)); });
 }
 
-// Lets kernel take `bytes` of dynamic shared memory (above the default 48 KiB it must ask).
-// The limit only ever rises, under a lock: entry points run concurrently (SPEC.md), and one
-// call lowering it to its own size could fail another's launch of more.
+// Lets kernel take `bytes` of dynamic shared memory. The default limit is 48 KiB less the
+// kernel's static shared memory, so any dynamic size is checked against the kernel's attribute
+// (s43: 48 KiB exactly, as getrf_panel's rolled form asks at 384 rows in r64, failed every
+// launch beside its static arrays). The limit only ever rises, under a lock: entry points run
+// concurrently (SPEC.md), and one call lowering it to its own size could fail another's launch.
 template <class Kernel>
 bool allow_dynamic_shared(Kernel kernel, int bytes) {
-  if (bytes <= 48 * 1024) return true;
+  if (bytes <= 0) return true;
+  cudaFuncAttributes now{};
+  if (cudaFuncGetAttributes(&now, kernel) != cudaSuccess) return false;
+  if (now.maxDynamicSharedSizeBytes >= bytes) return true;
   static std::mutex limit_mutex;
   std::lock_guard<std::mutex> lock(limit_mutex);
-  cudaFuncAttributes now{};
   if (cudaFuncGetAttributes(&now, kernel) == cudaSuccess && now.maxDynamicSharedSizeBytes >= bytes) return true;
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes) == cudaSuccess;
 }

@@ -2,7 +2,7 @@
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
 // for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
 // barriers each: the pivot (LAPACK's rule: warp reductions, then every thread over the warps'
-// partials), then the pivot row's broadcast through shared memory. Rows never move during the
+// partials, or from enough warps each warp over them by shuffles), then the pivot row's broadcast through shared memory. Rows never move during the
 // steps: each thread follows its row's position under the interchanges and writes the row once,
 // to its final place (as the register kernels do); the columns outside the panel then get the
 // same permutation, each column's reads before its writes (no chain of dependent swaps).
@@ -61,6 +61,7 @@ struct PanelStep {
   int *piv;
   int panel_at, tid, lane, warp, warps;
   bool has_row;
+  bool shuffle_partials;  // the warps' partials reduced by shuffles (FactorRun::panel_shuffle_min_warps)
   Re sfmin;
   int pos;   // the row's current position in LAPACK's order
   int info;  // the first zero pivot (1-based), or 0
@@ -76,9 +77,20 @@ __device__ __forceinline__ void panel_step(CT (&r)[W], const int q, const int i,
   best = segment_best<32>(best);
   if (P.lane == 0) P.partial[P.warp] = best;
   __syncthreads();
-  best = P.partial[0];
-  for (int w = 1; w < P.warps; ++w)
-    if (P.partial[w].beats(best)) best = P.partial[w];
+  if (P.shuffle_partials) {
+    // Each warp reduces the warps' partials itself, a lane a partial (lanes kMaxWarps apart
+    // read the same one, so every segment gets the result): log2(kMaxWarps) shuffle rounds
+    // instead of a chain of warps - 1 compares after shared loads. The key order is total:
+    // the same pivot either way.
+    constexpr int kMaxWarps = kLuPanelThreads / 32;
+    const int w = P.lane % kMaxWarps;
+    best = w < P.warps ? P.partial[w] : no_pivot<Re>();
+    best = segment_best<kMaxWarps>(best);
+  } else {
+    best = P.partial[0];
+    for (int w = 1; w < P.warps; ++w)
+      if (P.partial[w].beats(best)) best = P.partial[w];
+  }
   const int pr = best.row;  // the pivot's position; row i's owner takes it
   if (P.has_row && P.pos == pr) {
 #pragma unroll
@@ -149,7 +161,9 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
     int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped: the whole block moves on
     const int m = G.m, jb = G.n;
-    PanelStep<CT> P{partial, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, int(blockDim.x / 32), tid < m,
+    const int warps = int(blockDim.x / 32);
+    const bool shuffle = G.panel_shuffle_min_warps > 0 && warps >= G.panel_shuffle_min_warps;
+    PanelStep<CT> P{partial, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, warps, tid < m, shuffle,
                     smallest_normal<Re>(), tid, 0};
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements

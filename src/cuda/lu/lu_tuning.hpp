@@ -427,6 +427,15 @@ constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
 //   r64 33 2.26 -> 2.15, 49 2.28 -> 2.41, 65 2.41 -> 2.50, 81 2.69 -> 2.88, 129 3.35 -> 3.52
 // so all but r64.
 constexpr bool lu_panel_remainder_first_takes(DevPrec p) { return p != DevPrec::r64; }
+// From this many warps (rows / 32) a panel step reduces the warps' pivot candidates by shuffles,
+// each warp over all of them, instead of every thread looping over them after shared loads
+// (getrf_panel.cuh, panel_step). H200, s43, build A/B on the s42 defaults from 8 warps
+// (bench/results/lu-panel-shuffle-ab-NVIDIA-H200-s43.txt), kernel ms at 256 / 384 / 512:
+//   r64 4.74 -> 4.69, - , 8.05 -> 7.66; r32 4.22 -> 4.15, - , 7.66 -> 6.88
+//   c64 4.42 -> 4.44, 6.24 -> 6.12, 7.78 -> 7.63; c32 5.97 -> 5.81, 8.20 -> 7.74, 9.59 -> 8.96
+// (384 failed in r64 and r32 then, the shared-memory limit, run_table.cuh). A runtime choice
+// (FactorRun::panel_shuffle_min_warps) so that an A/B needs one build.
+constexpr int kLuPanelShuffleMinWarps = 8;
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

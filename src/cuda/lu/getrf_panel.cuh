@@ -83,6 +83,7 @@ __device__ __forceinline__ void panel_step(CT (&r)[W], const int q, const int i,
     // instead of a chain of warps - 1 compares after shared loads. The key order is total:
     // the same pivot either way.
     constexpr int kMaxWarps = kLuPanelThreads / 32;
+    static_assert(kMaxWarps <= 32 && (kMaxWarps & (kMaxWarps - 1)) == 0, "a shuffle segment per partial");
     const int w = P.lane % kMaxWarps;
     best = w < P.warps ? P.partial[w] : no_pivot<Re>();
     best = segment_best<kMaxWarps>(best);

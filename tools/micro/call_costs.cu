@@ -87,6 +87,12 @@ int main() {
   row("cudaStreamIsCapturing", median_us([&] { cudaStreamIsCapturing(s, &cs); }));
   CUcontext ctx;
   row("cuCtxGetCurrent", median_us([&] { cuCtxGetCurrent(&ctx); }));
+  // allow_dynamic_shared (run_table.cuh) asks this before every launch with dynamic shared memory.
+  cudaFuncAttributes fa;
+  row("cudaFuncGetAttributes", median_us([&] { cudaFuncGetAttributes(&fa, empty_kernel<16>); }));
+  row("cudaFuncSetAttribute, max dynamic shared (same value)", median_us([&] {
+        cudaFuncSetAttribute(empty_kernel<16>, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024);
+      }));
   row("cudaEventRecord", median_us([&] { cudaEventRecord(ev, s); }));
   OK(cudaStreamSynchronize(s));
   row("cudaStreamSynchronize, idle stream", median_us([&] { cudaStreamSynchronize(s); }));

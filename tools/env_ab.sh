@@ -44,7 +44,7 @@ for f in sorted(glob.glob(f"{d}/v-*.csv")):
     name, p = os.path.basename(f)[2:-4].rsplit("-", 1)
     names += [name] if name not in names else []
     for r in csv.DictReader(open(f)):
-        t[(p, int(r["n"]))][name] = f"{float(r['kernel_ms']):.3f}/{float(r['time_ms']):.3f}({r['kernel_pct_bw']})"
+        t[(p, int(r["n"]))][name] = f"{float(r['kernel_ms'] or 'nan'):.3f}/{float(r['time_ms']):.3f}({r['kernel_pct_bw']})"
 print("kernel ms / whole-call ms (kernel % of copy bandwidth)")
 print("prec n " + " ".join(names))
 for key in sorted(t):

@@ -2,10 +2,11 @@
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
 // for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
 // barriers each: the pivot (LAPACK's rule: warp reductions, then every thread over the warps'
-// partials, or from enough warps each warp over them by shuffles), then the pivot row's broadcast through shared memory. Rows never move during the
-// steps: each thread follows its row's position under the interchanges and writes the row once,
-// to its final place (as the register kernels do); the columns outside the panel then get the
-// same permutation, each column's reads before its writes (no chain of dependent swaps).
+// partials, or from enough warps each warp over them by shuffles), then the pivot row's
+// broadcast through shared memory. Rows never move during the steps: each thread follows its
+// row's position under the interchanges and writes the row once, to its final place (as the
+// register kernels do); the columns outside the panel then get the same permutation, each
+// column's reads before its writes (no chain of dependent swaps).
 // Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
 // the finished columns in shared memory (a third of the code or less; H200 measurements in
 // lu_tuning.hpp).

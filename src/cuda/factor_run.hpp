@@ -43,9 +43,6 @@ struct FactorRun {
   // the columns_right after it.
   bool panel = false;
   int panel_at = 0, columns_right = 0;
-  // From this many warps a block the panel's steps reduce the warps' pivot candidates by
-  // shuffles instead of a loop over them (0: never; kLuPanelShuffleMinWarps).
-  int panel_shuffle_min_warps = 0;
   // A run after another on the same problems (getri after blocked getrf in the inverse in one
   // call): a code goes only where none is yet, and a problem that already has a -k code (a NULL
   // problem, whose operands lead to the driver's scratch) is skipped. Only getri's shared

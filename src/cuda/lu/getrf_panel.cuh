@@ -1,12 +1,12 @@
 // The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= 512, jb <= K, K its width)
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
 // for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
-// barriers each: the pivot (LAPACK's rule: warp reductions, then every thread over the warps'
-// partials, or from enough warps each warp over them by shuffles), then the pivot row's
-// broadcast through shared memory. Rows never move during the steps: each thread follows its
-// row's position under the interchanges and writes the row once, to its final place (as the
-// register kernels do); the columns outside the panel then get the same permutation, each
-// column's reads before its writes (no chain of dependent swaps).
+// barriers each: the pivot (LAPACK's rule as pivot_row's packed keys: warp reductions by
+// __reduce_*_sync, then each warp over the warps' results the same way; block_pivot_row), then
+// the pivot row's broadcast through shared memory. Rows never move during the steps: each
+// thread follows its row's position under the interchanges and writes the row once, to its
+// final place (as the register kernels do); the columns outside the panel then get the same
+// permutation, each column's reads before its writes (no chain of dependent swaps).
 // Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
 // the finished columns in shared memory (a third of the code or less; H200 measurements in
 // lu_tuning.hpp).
@@ -57,12 +57,12 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
 template <class CT>
 struct PanelStep {
   using Re = real_t<CT>;
-  PivotKey<Re> *partial;  // a warp's best
+  uint64_t *partial_key;  // a warp's best (block_pivot_row)
+  int *partial_row;
   CT *pivot_line;         // the pivot row, indexed as the thread's row registers
   int *piv;
   int panel_at, tid, lane, warp, warps;
   bool has_row;
-  bool shuffle_partials;  // the warps' partials reduced by shuffles (FactorRun::panel_shuffle_min_warps)
   Re sfmin;
   int pos;   // the row's current position in LAPACK's order
   int info;  // the first zero pivot (1-based), or 0
@@ -74,26 +74,9 @@ struct PanelStep {
 template <int W, class CT>
 __device__ __forceinline__ void panel_step(CT (&r)[W], const int q, const int i, PanelStep<CT> &P) {
   using Re = real_t<CT>;
-  PivotKey<Re> best = P.has_row && P.pos >= i ? pivot_key(r[q], P.pos) : no_pivot<Re>();
-  best = segment_best<32>(best);
-  if (P.lane == 0) P.partial[P.warp] = best;
-  __syncthreads();
-  if (P.shuffle_partials) {
-    // Each warp reduces the warps' partials itself, a lane a partial (lanes kMaxWarps apart
-    // read the same one, so every segment gets the result): log2(kMaxWarps) shuffle rounds
-    // instead of a chain of warps - 1 compares after shared loads. The key order is total:
-    // the same pivot either way.
-    constexpr int kMaxWarps = kLuPanelThreads / 32;
-    static_assert(kMaxWarps <= 32 && (kMaxWarps & (kMaxWarps - 1)) == 0, "a shuffle segment per partial");
-    const int w = P.lane % kMaxWarps;
-    best = w < P.warps ? P.partial[w] : no_pivot<Re>();
-    best = segment_best<kMaxWarps>(best);
-  } else {
-    best = P.partial[0];
-    for (int w = 1; w < P.warps; ++w)
-      if (P.partial[w].beats(best)) best = P.partial[w];
-  }
-  const int pr = best.row;  // the pivot's position; row i's owner takes it
+  // The pivot's position; row i's owner takes it.
+  const int pr = block_pivot_row(abs1(r[q]), P.has_row && P.pos >= i, P.pos, P.partial_key, P.partial_row, P.lane,
+                                 P.warp, P.warps);
   if (P.has_row && P.pos == pr) {
 #pragma unroll
     for (int c = q; c < W; ++c) P.pivot_line[c] = r[c];
@@ -148,8 +131,10 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
   using Re = real_t<CT>;
   static_assert(K % 2 == 0, "pairs of steps");
   constexpr int kMaxWarps = kLuPanelThreads / 32, kMaxMoves = 2 * K;
+  static_assert(kMaxWarps <= 32, "block_pivot_row: a lane per warp's result");
   // A step writes each after the barrier that ends the previous step's reads of it.
-  __shared__ PivotKey<Re> partial[kMaxWarps];
+  __shared__ uint64_t partial_key[kMaxWarps];
+  __shared__ int partial_row[kMaxWarps];
   __shared__ CT pivot_line[K];
   __shared__ int2 moves[kMaxMoves];
   __shared__ int move_count;
@@ -163,10 +148,8 @@ __global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_c
     int *piv = operand_at<int>(G.ipiv, p);
     if (!a || !piv) continue;  // skipped: the whole block moves on
     const int m = G.m, jb = G.n;
-    const int warps = int(blockDim.x / 32);
-    const bool shuffle = G.panel_shuffle_min_warps > 0 && warps >= G.panel_shuffle_min_warps;
-    PanelStep<CT> P{partial, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, warps, tid < m, shuffle,
-                    smallest_normal<Re>(), tid, 0};
+    PanelStep<CT> P{partial_key, partial_row, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, int(blockDim.x / 32),
+                    tid < m, smallest_normal<Re>(), tid, 0};
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
     {

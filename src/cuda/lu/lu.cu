@@ -135,9 +135,6 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const bool remainder_first =
       forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
   const int first = remainder_first ? mn % nb : 0;
-  // BLAS_BATCHED_LU_PANEL_SHUFFLE_MIN_WARPS moves kLuPanelShuffleMinWarps (A/B; 99: never; read once).
-  static const int forced_shuffle_min = tuning_env("BLAS_BATCHED_LU_PANEL_SHUFFLE_MIN_WARPS");
-  const int shuffle_min_warps = forced_shuffle_min ? forced_shuffle_min : kLuPanelShuffleMinWarps;
   for (int k = 0, jb = first ? first : std::min(nb, mn); k < mn; k += jb, jb = std::min(nb, mn - k)) {
     const int right = n - k - jb, below = m - k - jb;
     FactorRun panel = r;
@@ -146,7 +143,6 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     panel.A = moved(r.A, at(k, k), elem);
     panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
     panel.panel = true, panel.panel_at = k, panel.columns_right = right;
-    panel.panel_shuffle_min_warps = shuffle_min_warps;
     const int config = lu_panel_config(panel.m, jb, bytes, nb);
     if (lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config)))
       return s.status();

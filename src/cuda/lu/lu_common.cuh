@@ -104,6 +104,33 @@ __device__ __forceinline__ int pivot_row(double magnitude, bool take_part, int c
   return row;
 }
 
+// The pivot among a thread block's rows (getrf_panel.cuh): pivot_row's keys reduced in each
+// warp by __reduce_*_sync, the warps' results through shared memory (keys[warp], and rows[warp]
+// where the key does not carry the position), then reduced again by every warp. One block
+// barrier; every thread of the block calls it and gets the pivot's position. Against the
+// earlier PivotKey partials (a loop, or shuffles from 4 warps) blocked getrf's kernel time fell
+// 4-23 % at 40..512 (H200, s44; bench/results/lu-panel-redux-ab-NVIDIA-H200-s44.txt).
+__device__ __forceinline__ int block_pivot_row(float magnitude, bool take_part, int cur, uint64_t *keys, int *,
+                                               int lane, int warp, int warps) {
+  const unsigned mk = magnitude != magnitude ? 0xffffffffu : __float_as_uint(magnitude) + 1u;
+  const uint64_t key = segment_max<32>(take_part ? uint64_t(mk) << 32 | unsigned(~cur) : 0);
+  if (lane == 0) keys[warp] = key;
+  __syncthreads();
+  return int(~unsigned(segment_max<32>(lane < warps ? keys[lane] : 0)));
+}
+__device__ __forceinline__ int block_pivot_row(double magnitude, bool take_part, int cur, uint64_t *keys, int *rows,
+                                               int lane, int warp, int warps) {
+  const uint64_t mk = magnitude != magnitude ? ~0ull : uint64_t(__double_as_longlong(magnitude)) + 1;
+  const uint64_t key = take_part ? mk : 0;
+  const uint64_t best = segment_max<32>(key);
+  const int row = segment_min<32>(take_part && key == best ? cur : INT_MAX);
+  if (lane == 0) keys[warp] = best, rows[warp] = row;
+  __syncthreads();
+  const uint64_t warp_key = lane < warps ? keys[lane] : 0;
+  const uint64_t block_best = segment_max<32>(warp_key);
+  return segment_min<32>(lane < warps && warp_key == block_best ? rows[lane] : INT_MAX);
+}
+
 // A panel's interchanges (rows[i]: the row that went to row i, in order) on the columns outside
 // it: the panel_at before and the columns_right after. A thread per column, the interchanges in
 // LAPACK's order; the panel's pivots come from shared memory, never from ipiv (a NULL problem of

@@ -7,6 +7,7 @@
 # (potrf). The kernels' sum against the bench's time of the same call (its `time_ms`, in the
 # log) tells launch gaps from kernel time. From the device tool, after a build.
 b=${BUILD:-build-gpu}/bench/blas_batched_bench
+mkdir -p "${OUT:?}"
 r=${R:-getrf} be=${BACKEND:-native-strided}
 tag=$r; [ "$be" != native-strided ] && tag=$r-$be
 extra=(); [ -n "${LUBATCH:-}" ] && extra+=(--batch "$LUBATCH") && tag=$tag-b$LUBATCH

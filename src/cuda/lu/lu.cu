@@ -50,6 +50,7 @@ bool lu_one_pass(DevPrec p, int K) {
 
 bool lu_panel_rolled(DevPrec p, int K) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_ROLLED");
+  if (!lu_panel_unrolled_built(compute_bytes(p), K)) return true;
   return forced ? forced == 1 : lu_panel_rolled_takes(p, K);
 }
 

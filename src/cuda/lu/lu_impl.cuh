@@ -112,12 +112,15 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
                                                  : kLuPanelThreads;
     auto panel = [&](auto width) {
       constexpr int K = decltype(width)::value;
-      return lu_panel_rolled(kPrec, K) ? go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)))
+      if constexpr (!lu_panel_unrolled_built(int(sizeof(CT)), K))
+        return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
+      else
+        return lu_panel_rolled(kPrec, K) ? go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)))
                                        : go(getrf_panel<S, K, false>, threads, units, 0);
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
-    // kLuPanelNarrow: r32 and r16 only (lu_panel_wide_min_order).
-    if constexpr (sizeof(CT) <= 4) return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});
+    // kLuPanelNarrow: r32, r16 and r64 only (lu_panel_wide_min_order).
+    if constexpr (sizeof(CT) <= 8) return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuGlobal)

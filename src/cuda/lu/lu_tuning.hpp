@@ -366,20 +366,24 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
-// launches: 16 columns where 32 would cost a thread 64 registers of data (r64 at 32: 124
-// registers, a quarter of the SM's warps), 32 where the compute type has 4 bytes (r16, r32). Every order above the register
-// kernels' 32 takes it.
-// Measured on the H200: bench/results/NOTES-lu.md.
+// launches and passes of the trailing update: 32 columns where the compute type has 4 or 8
+// bytes (r16, r32; r64, c32, c16), 16 in c64 (32 would be 128 registers of data alone). Every
+// order above the register kernels' 32 takes it. 8-byte types 16 -> 32 wide (H200, s44, build
+// A/B on the rolled panel, strided, about 1 GB, kernel ms at 33 / 40 / 64 / 128 / 256 / 512;
+// bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
+//   r64 1.94 -> 2.26, 1.61 -> 1.79, 1.59 -> 1.19, 2.55 -> 1.81, 4.38 -> 2.97, 7.26 -> 4.86
+//   c32 2.20 -> 1.90, 1.72 -> 1.54, 1.83 -> 1.29, 2.76 -> 1.96, 4.77 -> 3.35, 8.07 -> 5.99
+//   c16 5.68 -> 5.33, 4.61 -> 4.25, 5.06 -> 3.10, 11.39 -> 5.64, 20.87 -> 10.80, 38.75 -> 20.48
+// (r64 below lu_panel_wide_min_order stays 16 wide).
 constexpr int kLuBlockedMinSide = 33;
 // Which runs of a chunk go blocked: factor_blocked_run (factor_run.hpp).
 constexpr int kLuPanelMax = 32;
 constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
-BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 4 ? 32 : 16; }
+BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 8 ? 32 : 16; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
-// Below an order of lu_panel_wide_min_order the 4-byte compute types (r32, r16) take panels
-// kLuPanelNarrowWidth wide (kLuPanelNarrow): fewer registers (70 against 102) and a quarter of
-// the code. Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
+// Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
+// wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code. Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
 // 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 64 5.25 -> 7.01. Below 64 only, 32 ->
 // 16 wide (s42, bench/results/lu-panel-narrow-ab-NVIDIA-H200-s42.txt):
 //   r32 33 5.30 -> 2.90, 40 4.30 -> 2.30, 48 3.16 -> 1.99, 52 3.01 -> 2.89, 56 2.75 -> 2.65,
@@ -393,7 +397,7 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 // so both from 49 on. BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
-  return p == DevPrec::r32 || p == DevPrec::r16 ? 49 : 0;
+  return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
 // bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value).
@@ -413,10 +417,14 @@ constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_m
 //   r16 (K = 32 from 49) 64 4.75 -> 3.89, 128 6.01 -> 4.87, 512 14.95 -> 11.55
 //   the narrow panels (K = 16 in r32, r16) 40: r32 2.30 -> 2.49, r16 5.47 -> 5.94; 48: r32
 //   1.98 -> 2.04, r16 4.44 -> 4.67
-// so every panel but the narrow ones (70 registers, a quarter of the wide panel's code).
+// so every panel but r32's and r16's narrow ones (70 registers, a quarter of the wide panel's
+// code; r64's narrow panel is the 16-wide one measured above).
 constexpr bool lu_panel_rolled_takes(DevPrec p, int K) {
-  return !(K == kLuPanelNarrowWidth && lu_panel_wide_min_order(p) > 0);
+  return !(K == kLuPanelNarrowWidth && (p == DevPrec::r32 || p == DevPrec::r16));
 }
+// The unrolled form is built for 16 columns and for 32 in the 4-byte types only: a row of 32
+// 8-byte entries unrolled is the largest code of all, and rolled won at 32 in r32 (above).
+BB_HOST_DEVICE constexpr bool lu_panel_unrolled_built(int bytes, int K) { return K <= 16 || bytes <= 4; }
 // Blocked getrf's narrower panel (min(m, n) modulo the width) first instead of last, so that
 // every later panel and trailing update is a multiple of the width. H200, s43, strided, about
 // 1 GB, kernel ms last -> first (bench/results/lu-panel-remainder-first-ab-NVIDIA-H200-s43.txt;

@@ -733,7 +733,7 @@ auto maker(Input in, BLAS_Layout layout) {
 
 // Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: getrf
 // by panels (panel widths and their remainders, non-multiples of 32 included; 48 / 49 and
-// 63 / 64 either side of the narrow panels' end in r16 and r32), getri's shared-memory kernels
+// 63 / 64 either side of the narrow panels' end in r16, r32 and r64), getri's shared-memory kernels
 // (sides 40..224, fewer for wide types) and its global-memory one. r128 / c128 (software
 // arithmetic in the library's staging, the reference and the checks) stop at 40.
 template <class T>

@@ -135,19 +135,24 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   static const int forced_remainder_first = tuning_env("BLAS_BATCHED_LU_PANEL_REMAINDER_FIRST");
   const bool remainder_first =
       forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
-  const int first = remainder_first ? mn % nb : 0;
-  for (int k = 0, jb = first ? first : std::min(nb, mn); k < mn; k += jb, jb = std::min(nb, mn - k)) {
-    const int right = n - k - jb, below = m - k - jb;
+  // BLAS_BATCHED_LU_OUTER_WIDTH sets the outer block's width (A/B; rounded up to a multiple of nb; read once).
+  static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
+  const int outer = (std::max(forced_outer ? forced_outer : lu_blocked_outer_width(p, nb), nb) + nb - 1) / nb * nb;
+  // A11 = P L11 U11 by the panel kernel, interchanges across the whole row; then U12 = L11^-1 A12
+  // and A22 -= A21 U12 on the `right` columns after the block.
+  auto factor_panel = [&](int k, int jb) {
     FactorRun panel = r;
     panel.unit_begin = 0;
     panel.m = m - k, panel.n = jb;
     panel.A = moved(r.A, at(k, k), elem);
     panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
-    panel.panel = true, panel.panel_at = k, panel.columns_right = right;
+    panel.panel = true, panel.panel_at = k, panel.columns_right = n - k - jb;
     const int config = lu_panel_config(panel.m, jb, bytes, nb);
-    if (lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config)))
-      return s.status();
-    if (right <= 0) continue;
+    return lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config));
+  };
+  auto update = [&](int k, int jb, int right) {
+    const int below = m - k - jb;
+    if (right <= 0) return s.status();
     TriRun u;  // U12 = L11^-1 A12
     u.problems = r.problems;
     u.solve = true, u.unit_diag = true, u.trans = 0;
@@ -156,7 +161,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     u.A = moved(r.A, at(k, k), elem);
     u.B = moved(r.A, at(k, k + jb), elem);
     if (tri_recursive(s, p, u, vendor_backend)) return s.status();
-    if (below <= 0) continue;
+    if (below <= 0) return s.status();
     GemmSeg g;  // A22 -= A21 U12 (row-major: A22' -= U12' A21')
     g.problems = r.problems;
     g.m = rm ? right : below, g.n = rm ? below : right, g.k = jb;
@@ -165,8 +170,24 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     g.C = moved(r.A, at(k + jb, k + jb), elem);
     g.read_ab = 1, g.read_c = 1;
     g.alpha[0] = -1, g.beta[0] = 1;
-    if (gemm(s, p, &g, &aligned, 1, vendor_backend)) return s.status();
-  }
+    return gemm(s, p, &g, &aligned, 1, vendor_backend);
+  };
+  // Blocks of `width` columns from k up to `end`, the narrower one (the span mod width) first
+  // or last.
+  auto blocks = [&](int k, int end, int width, auto &&body) {
+    const int span = end - k, first = remainder_first ? span % width : 0;
+    for (int jb = first ? first : std::min(width, span); k < end; k += jb, jb = std::min(width, end - k))
+      if (body(k, jb)) return s.status();
+    return s.status();
+  };
+  blocks(0, mn, outer, [&](int k, int ob) {
+    blocks(k, k + ob, nb, [&](int kk, int jb) {
+      if (factor_panel(kk, jb)) return s.status();
+      return update(kk, jb, k + ob - kk - jb);  // inside the outer block only
+    });
+    if (s.status()) return s.status();
+    return update(k, ob, n - k - ob);
+  });
   return s.status();
 }
 

@@ -433,8 +433,18 @@ BB_HOST_DEVICE constexpr bool lu_panel_unrolled_built(int bytes, int K) { return
 //   c32 33 2.68 -> 2.32, 65 3.26 -> 3.17, 100 3.76 -> 3.57, 129 4.31 -> 4.18, 200 5.26 -> 5.08
 //   c64 33 2.46 -> 1.75, 49 2.29 -> 2.03, 57 1.85 -> 1.88, 129 3.14 -> 3.23, 200 3.88 -> 3.90
 //   r64 33 2.26 -> 2.15, 49 2.28 -> 2.41, 65 2.41 -> 2.50, 81 2.69 -> 2.88, 129 3.35 -> 3.52
-// so all but r64.
-constexpr bool lu_panel_remainder_first_takes(DevPrec p) { return p != DevPrec::r64; }
+// so all but r64 then. With r64's panels 32 wide from 49 (s44,
+// bench/results/lu-panel-remainder-first-ab-NVIDIA-H200-s44.txt, last -> first):
+//   r64 40 1.60 -> 1.59, 65 1.99 -> 1.92, 80 1.63 -> 1.58, 100 2.11 -> 2.08, 129 2.43 -> 2.49,
+//       200 2.89 -> 2.96, 300 3.96 -> 3.88, 400 4.38 -> 4.37 (a tie over the ten orders)
+//   c32 40 2.19 -> 1.53, 65 2.57 -> 2.02, 129 2.89 -> 2.68, 400 5.15 -> 5.06; c16 40 5.85 -> 4.25
+// so first everywhere (one rule).
+constexpr bool lu_panel_remainder_first_takes(DevPrec) { return true; }
+// Two-level blocking: the trailing matrix is updated once per outer block of this many columns
+// (a multiple of the panel width), the outer block itself factored by panels of the panel width
+// whose updates stay inside it. Fewer passes over the trailing matrix where the panel kernel
+// cannot be wider (c64: 16). BLAS_BATCHED_LU_OUTER_WIDTH (lu.cu) sets it for an A/B.
+constexpr int lu_blocked_outer_width(DevPrec, int panel_width) { return panel_width; }
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

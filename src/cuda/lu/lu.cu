@@ -117,17 +117,18 @@ bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems) {
 #endif
 }
 
-// LAPACK's right-looking xgetrf with the run's layout kept: a row-major matrix is seen as its
-// column-major transpose A' (same memory) by the cores, where the block row of U is a block
-// column solved from the right by the transposed (upper) unit triangle, and the trailing
-// update swaps its operands.
+// LAPACK's right-looking xgetrf on two levels (lu_blocked_outer_width: outer blocks of panels,
+// the panels' updates inside the outer block, the rest updated once per outer block) with the
+// run's layout kept: a row-major matrix is seen as its column-major transpose A' (same memory)
+// by the cores, where the block row of U is a block column solved from the right by the
+// transposed (upper) unit triangle, and the trailing update swaps its operands.
 int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend) {
   if (s.status() || r.problems <= 0 || r.m <= 0 || r.n <= 0) return s.status();
   const int m = r.m, n = r.n, mn = std::min(m, n), elem = elem_bytes(p), bytes = compute_bytes(p);
   const bool rm = r.row_major;
   auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves r32's and r16's narrow panels' end (A/B; read once).
+  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves the narrow panels' end (r32, r16, r64) (A/B; read once).
   static const int forced_wide_min = tuning_env("BLAS_BATCHED_LU_PANEL_WIDE_MIN");
   const int wide_min = forced_wide_min ? forced_wide_min : lu_panel_wide_min_order(p);
   const int nb = lu_blocked_panel_width(p, bytes, std::max(m, n), wide_min);

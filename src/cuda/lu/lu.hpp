@@ -7,8 +7,9 @@
 //                          thread in registers, several problems per warp and warps per block;
 //                          lu/getrf_register_rolled.cuh and getri_register.cuh's ROLLED form: orders
 //                          17..32 (where lu_rolled_takes), the steps in a loop instead of unrolled.
-//   blocked  (getrf, larger)  getrf_blocked below: panels by lu/getrf_panel.cuh (a row per
-//                          thread in registers), the rest through the trsm and gemm cores.
+//   blocked  (getrf, larger)  getrf_blocked below, on two levels (outer blocks of panels):
+//                          panels by lu/getrf_panel.cuh (a row per thread in registers), the
+//                          rest through the trsm and gemm cores.
 //            (getri, larger; r32, c32, r64 from 33, c64 from 64)  lu/getri_blocked.cu: the
 //                          triangles' inverses and their product by recursions on the trsm,
 //                          trmm and gemm cores; r32, r64 up to 64 and c32 up to 48 in one

@@ -394,7 +394,11 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 // (s43, bench/results/lu-panel-wide-min-ab-NVIDIA-H200-s43.txt, kernel ms, 16 -> 32 wide):
 //   r32 44 2.18 -> 2.91, 48 1.96 -> 2.52, 49 2.99 -> 2.56, 56 2.64 -> 2.10, 63 2.66 -> 1.96
 //   r16 48 4.45 -> 6.66, 49..64 the same (already wide)
-// so both from 49 on. BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
+// so both from 49 on. r64, once 32 wide (s44, bench/results/lu-panel-wide-min-ab-NVIDIA-H200-s44.txt,
+// 16 -> 32 wide; r32 again with the s44 pivot):
+//   r64 33 1.95 -> 2.28, 40 1.59 -> 1.81, 44 1.55 -> 1.63, 48 1.39 -> 1.46, 52 2.00 -> 1.42, 64 1.60 -> 1.20
+//   r32 33 2.15 -> 2.23, 40 1.73 -> 1.79, 44 1.79 -> 1.76, 48 1.60 -> 1.60, 52 2.45 -> 1.66, 64 2.02 -> 1.37
+// so r64 from 49 too (49..51 not measured). BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
   return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 ? 49 : 0;
@@ -442,9 +446,19 @@ BB_HOST_DEVICE constexpr bool lu_panel_unrolled_built(int bytes, int K) { return
 constexpr bool lu_panel_remainder_first_takes(DevPrec) { return true; }
 // Two-level blocking: the trailing matrix is updated once per outer block of this many columns
 // (a multiple of the panel width), the outer block itself factored by panels of the panel width
-// whose updates stay inside it. Fewer passes over the trailing matrix where the panel kernel
-// cannot be wider (c64: 16). BLAS_BATCHED_LU_OUTER_WIDTH (lu.cu) sets it for an A/B.
-constexpr int lu_blocked_outer_width(DevPrec, int panel_width) { return panel_width; }
+// whose updates stay inside it: fewer, deeper passes of the gemm core over the trailing matrix.
+// H200, s44, strided, about 1 GB, kernel ms, one level (outer = panel width) / 32 / 64 at
+// 64 / 128 / 192 / 256 / 384 / 512 (bench/results/lu-outer-width-ab-NVIDIA-H200-s44.txt):
+//   c64 1.53 / 1.50 / 1.54, 2.47 / 2.25 / 2.26, 3.40 / 3.03 / 2.93, 4.20 / 3.67 / 3.42, 5.81 / 4.92 / 4.48, 7.30 / 6.11 / 5.43
+//   r64 1.20 / 1.20 / 1.18, 1.81 / 1.81 / 1.78, 2.40 / 2.39 / 2.28, 2.94 / 2.94 / 2.75, 4.08 / 4.06 / 3.74, 4.81 / 4.81 / 4.33
+//   c32 1.28 / 1.28 / 1.28, 1.93 / 1.93 / 1.91, 2.66 / 2.65 / 2.60, 3.31 / 3.32 / 3.17, 4.80 / 4.82 / 4.58, 5.93 / 5.93 / 5.57
+//   r32 1.38 / 1.37 / 1.37, 2.09 / 2.08 / 2.04, 2.85 / 2.88 / 2.72, 3.42 / 3.44 / 3.18, 4.93 / 4.94 / 4.45, 6.09 / 6.08 / 5.37
+// (40: level within 0.6 %), so 64 everywhere (wider not measured). BLAS_BATCHED_LU_OUTER_WIDTH
+// (lu.cu) sets it for an A/B (1: one level).
+constexpr int kLuBlockedOuterWidth = 64;
+constexpr int lu_blocked_outer_width(DevPrec, int panel_width) {
+  return kLuBlockedOuterWidth > panel_width ? kLuBlockedOuterWidth : panel_width;
+}
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

@@ -731,10 +731,10 @@ auto maker(Input in, BLAS_Layout layout) {
   };
 }
 
-// Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: getrf
-// by panels (panel widths and their remainders, non-multiples of 32 included; 48 / 49 and
-// 63 / 64 either side of the narrow panels' end in r16, r32 and r64), getri's shared-memory kernels
-// (sides 40..224, fewer for wide types) and its global-memory one. r128 / c128 (software
+// Square orders of the sweeps. 1..32: the register kernels (all in normal mode); beyond: in the
+// sweeps' many-group calls getrf's unblocked kernels (blocked_orders below: the blocked
+// algorithm), getri's shared-memory kernels (sides 40..224, fewer for wide types) and its
+// global-memory one. r128 / c128 (software
 // arithmetic in the library's staging, the reference and the checks) stop at 40.
 template <class T>
 std::vector<int> small_orders() {
@@ -772,12 +772,14 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // Calls of at most 8 groups run getrf's blocked algorithm for every order above 32, and getri's
 // (r32..c64; c64 from 64); in a call of more groups, a group of fewer than 16 problems takes the
 // unblocked kernels (lu_tuning.hpp), so the sweeps' many-group calls test those and these calls
-// the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1).
+// the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1; getrf: 48 and 56
+// either side of the narrow panels' end at 49 in r16, r32 and r64, outer blocks of 64 and
+// panels with remainders first).
 template <class T>
 std::vector<int> blocked_orders() {
   if (gpu::reduced()) return {40, 65};
   if (is_quad<T>) return {33, 40};
-  return {33, 64, 97, 100, 129};
+  return {33, 48, 56, 64, 97, 100, 129};
 }
 template <class T>
 std::vector<std::pair<int, int>> blocked_rects() {

@@ -138,7 +138,8 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
       forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
   // BLAS_BATCHED_LU_OUTER_WIDTH sets the outer block's width (A/B; rounded up to a multiple of nb; read once).
   static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
-  const int outer = (std::max(forced_outer ? forced_outer : lu_blocked_outer_width(p, nb), nb) + nb - 1) / nb * nb;
+  const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p, nb);
+  const int outer = (std::max(asked, nb) + nb - 1) / nb * nb;
   // A11 = P L11 U11 by the panel kernel, interchanges across the whole row; then U12 = L11^-1 A12
   // and A22 -= A21 U12 on the `right` columns after the block.
   auto factor_panel = [&](int k, int jb) {

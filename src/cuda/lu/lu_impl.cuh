@@ -119,7 +119,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
                                        : go(getrf_panel<S, K, false>, threads, units, 0);
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
-    // kLuPanelNarrow: r32, r16 and r64 only (lu_panel_wide_min_order).
+    // kLuPanelNarrow: types of up to 8 bytes (lu_blocked_panel_width).
     if constexpr (sizeof(CT) <= 8) return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }

@@ -15,7 +15,7 @@ enum LuConfig : int {
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), lu_panel_width columns
-  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (r32, r16 below lu_panel_wide_min_order)
+  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
@@ -351,7 +351,7 @@ constexpr int kLuNoSolver = 1 << 30;
 // again by the library's kernels: the unblocked kernel below this order (one launch, nothing
 // when no problem needs it), the blocked algorithm from it (the unblocked kernel's one thread
 // block per problem grows as n^3 on one SM; the blocked algorithm's launches on empty lists,
-// about 5 per panel of 16 columns, cost a few percent of cuSOLVER's time there). Not measured.
+// about 3 per panel and 2 per outer block, cost a few percent of cuSOLVER's time there). Not measured.
 constexpr int kLuSolverBlockedRedoMin = 1024;
 constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
   if (p != DevPrec::r32 && p != DevPrec::r64) return kLuNoSolver;
@@ -360,15 +360,16 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
   return kLuNoSolver;
 }
 
-// getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide, a
-// panel of nb columns at a time (its interchanges applied across the whole row), the block row
-// of U by the trsm core, the trailing matrix by the gemm core. Panels of up to kLuPanelRowsMax
+// getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide,
+// panels of nb columns inside outer blocks (lu_blocked_outer_width), each panel's interchanges
+// applied across the whole row, the block rows of U by the trsm core, the updates below them by
+// the gemm core. Panels of up to kLuPanelRowsMax
 // rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
 // launches and passes of the trailing update: 32 columns where the compute type has 4 or 8
-// bytes (r16, r32; r64, c32, c16), 16 in c64 (32 would be 128 registers of data alone). Every
-// order above the register kernels' 32 takes it. 8-byte types 16 -> 32 wide (H200, s44, build
+// bytes (r16, r32; r64, c32, c16; the 8-byte ones up to order kLuPanelRowsMax), 16 in c64 (32
+// would be 128 registers of data alone). Every order above the register kernels' 32 takes it. 8-byte types 16 -> 32 wide (H200, s44, build
 // A/B on the rolled panel, strided, about 1 GB, kernel ms at 33 / 40 / 64 / 128 / 256 / 512;
 // bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
 //   r64 1.94 -> 2.26, 1.61 -> 1.79, 1.59 -> 1.19, 2.55 -> 1.81, 4.38 -> 2.97, 7.26 -> 4.86
@@ -404,9 +405,13 @@ constexpr int lu_panel_wide_min_order(DevPrec p) {
   return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
-// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value).
+// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value). Above kLuPanelRowsMax the
+// 8-byte types keep 16 columns, as before s44: panels taller than that go to the shared kernel,
+// whose largest tier holds about 1600 rows at 16 columns and 800 at 32 (32 not measured there).
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
-  return order < wide_min && lu_panel_wide_min_order(p) > 0 ? kLuPanelNarrowWidth : lu_panel_width(bytes);
+  if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
+  if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
+  return lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
 // memory; static SASS, r32 at K = 32: 5456 instructions against 17839; c64 at 16: 4356 against

@@ -652,6 +652,16 @@ struct NonFiniteCase {
   std::vector<std::tuple<int, int, typename traits<T>::real>> exact;  // (i, j, v): X(i, j) is v, bit for bit
 };
 
+// Column 0 of A: every entry shrunk below 1/2 in |re| + |im|, then two of exactly 1/2 at rows
+// first and second (for complex the second is larger in modulus: the rule is |re| + |im|).
+template <class T>
+void plant_tie(Mat<T> &A, int first, int second) {
+  using R = typename traits<T>::real;
+  for (int i = 0; i < A.rows; ++i) A(i, 0) = narrow<T>(wide(A(i, 0)) * Wide<T>(WideReal<T>(0.2)));
+  if constexpr (is_cplx<T>) A(first, 0) = T(R(0.25), R(-0.25)), A(second, 0) = T(R(-0.5), R(0));
+  else A(first, 0) = T(R(-0.5)), A(second, 0) = T(R(0.5));
+}
+
 // The cases, each a random matrix (ld padded at random) with the values planted. With
 // `ties`, also columns whose largest |re| + |im| occurs twice exactly (the first wins; for
 // complex the later one is larger in modulus).
@@ -703,15 +713,40 @@ std::vector<NonFiniteCase<T>> non_finite_cases(BLAS_Layout layout, bool ties = f
     });
   }
   if (ties) {
-    // Column 0: every entry shrunk below 1/2 in |re| + |im|, then two of exactly 1/2.
-    auto tie = [&](Mat<T> &A, int first, int second) {
-      for (int i = 0; i < A.rows; ++i) A(i, 0) = narrow<T>(wide(A(i, 0)) * Wide<T>(WideReal<T>(0.2)));
-      if constexpr (is_cplx<T>) A(first, 0) = c(R(0.25), R(-0.25)), A(second, 0) = c(R(-0.5));
-      else A(first, 0) = c(R(-0.5)), A(second, 0) = c(R(0.5));
-    };
-    add(6, {"tie at (1,0) and (3,0): the first", {}, {{0, 2}}, 0, {}, {}, true}, [&](Mat<T> &A) { tie(A, 1, 3); });
-    add(8, {"tie at (0,0) and (7,0): the first", {}, {{0, 1}}, 0, {}, {}, true}, [&](Mat<T> &A) { tie(A, 0, 7); });
+    add(6, {"tie at (1,0) and (3,0): the first", {}, {{0, 2}}, 0, {}, {}, true}, [&](Mat<T> &A) { plant_tie(A, 1, 3); });
+    add(8, {"tie at (0,0) and (7,0): the first", {}, {{0, 1}}, 0, {}, {}, true}, [&](Mat<T> &A) { plant_tie(A, 0, 7); });
   }
+  return v;
+}
+
+// The same rule where the candidates sit in different warps of a blocked panel (order 100: a
+// panel of 100 rows, 4 warps of 32; getrf_panel.cuh's block_pivot_row). Only cases whose
+// later steps the rule fixes as well: after a NaN pivot every later candidate is NaN, and a
+// tie's matrix is finite (its later steps compared where unambiguous).
+template <class T>
+std::vector<NonFiniteCase<T>> non_finite_panel_cases(BLAS_Layout layout) {
+  using R = typename traits<T>::real;
+  const R nan = R(NAN);
+  constexpr int n = 100;
+  std::vector<NonFiniteCase<T>> v;
+  auto add = [&](NonFiniteCase<T> e, auto plant) {
+    e.A = Mat<T>(n, n, layout, random_int(0, 3));
+    e.A.fill_random();
+    plant(e.A);
+    v.push_back(e);
+  };
+  auto c = [](R re, R im = R(0)) {
+    if constexpr (is_cplx<T>) return T(re, im);
+    else return T(re);
+  };
+  add({"order 100, NaN at (70,0) and (40,0) (warps 2 and 1): the first", {}, {{0, 41}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(70, 0) = c(nan), A(40, 0) = c(nan); });
+  add({"order 100, NaN part at (97,0) behind a larger entry at (3,0)", {}, {{0, 98}}, 0, {}, {}, false},
+      [&](Mat<T> &A) { A(3, 0) = c(R(8)), A(97, 0) = is_cplx<T> ? c(R(0.5), nan) : c(nan); });
+  add({"order 100, tie at (10,0) and (80,0) (warps 0 and 2): the first", {}, {{0, 11}}, 0, {}, {}, true},
+      [&](Mat<T> &A) { plant_tie(A, 10, 80); });
+  add({"order 100, tie at (63,0) and (64,0) (warps 1 and 2): the first", {}, {{0, 64}}, 0, {}, {}, true},
+      [&](Mat<T> &A) { plant_tie(A, 63, 64); });
   return v;
 }
 

@@ -50,7 +50,6 @@ bool lu_one_pass(DevPrec p, int K) {
 
 bool lu_panel_rolled(DevPrec p, int K) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_ROLLED");
-  if (!lu_panel_unrolled_built(compute_bytes(p), K)) return true;
   return forced ? forced == 1 : lu_panel_rolled_takes(p, K);
 }
 
@@ -138,7 +137,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
       forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
   // BLAS_BATCHED_LU_OUTER_WIDTH sets the outer block's width (A/B; rounded up to a multiple of nb; read once).
   static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
-  const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p, nb);
+  const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p);
   const int outer = (std::max(asked, nb) + nb - 1) / nb * nb;
   // A11 = P L11 U11 by the panel kernel, interchanges across the whole row; then U12 = L11^-1 A12
   // and A22 -= A21 U12 on the `right` columns after the block.

@@ -45,8 +45,8 @@ bool lu_supported(LuRoutine r, int n);
 // BLAS_BATCHED_LU_ONE_PASS=0 (A/B against the two kernels; read once per process).
 bool lu_one_pass(DevPrec p, int K);
 // Whether blocked getrf's panels of width K take getrf_panel's rolled form (lu_panel_rolled_takes;
-// BLAS_BATCHED_LU_PANEL_ROLLED=1 or 2 forces it on or off where both forms are built,
-// lu_panel_unrolled_built; an A/B switch read once per process).
+// BLAS_BATCHED_LU_PANEL_ROLLED=1 or 2 forces it on or off, an A/B switch read once per process;
+// asked only where both forms are built, lu_panel_unrolled_built).
 bool lu_panel_rolled(DevPrec p, int K);
 // Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or
 // from BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).

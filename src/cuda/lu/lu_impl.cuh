@@ -112,11 +112,9 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
                                                  : kLuPanelThreads;
     auto panel = [&](auto width) {
       constexpr int K = decltype(width)::value;
-      if constexpr (!lu_panel_unrolled_built(int(sizeof(CT)), K))
-        return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
-      else
-        return lu_panel_rolled(kPrec, K) ? go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)))
-                                       : go(getrf_panel<S, K, false>, threads, units, 0);
+      if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
+        if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false>, threads, units, 0);
+      return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
     // kLuPanelNarrow: types of up to 8 bytes (lu_blocked_panel_width).

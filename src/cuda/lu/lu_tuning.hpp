@@ -369,9 +369,9 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
 // launches and passes of the trailing update: 32 columns where the compute type has 4 or 8
 // bytes (r16, r32; r64, c32, c16; the 8-byte ones up to order kLuPanelRowsMax), 16 in c64 (32
-// would be 128 registers of data alone). Every order above the register kernels' 32 takes it. 8-byte types 16 -> 32 wide (H200, s44, build
-// A/B on the rolled panel, strided, about 1 GB, kernel ms at 33 / 40 / 64 / 128 / 256 / 512;
-// bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
+// would be 128 registers of data alone). Every order above the register kernels' 32 takes it.
+// 8-byte types 16 -> 32 wide (H200, s44, build A/B on the rolled panel, strided, about 1 GB,
+// kernel ms at 33 / 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
 //   r64 1.94 -> 2.26, 1.61 -> 1.79, 1.59 -> 1.19, 2.55 -> 1.81, 4.38 -> 2.97, 7.26 -> 4.86
 //   c32 2.20 -> 1.90, 1.72 -> 1.54, 1.83 -> 1.29, 2.76 -> 1.96, 4.77 -> 3.35, 8.07 -> 5.99
 //   c16 5.68 -> 5.33, 4.61 -> 4.25, 5.06 -> 3.10, 11.39 -> 5.64, 20.87 -> 10.80, 38.75 -> 20.48
@@ -384,7 +384,8 @@ constexpr int kLuPanelRowsMax = kLuPanelThreads;
 BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 8 ? 32 : 16; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
-// wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code. Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
+// wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code.
+// Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
 // 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 64 5.25 -> 7.01. Below 64 only, 32 ->
 // 16 wide (s42, bench/results/lu-panel-narrow-ab-NVIDIA-H200-s42.txt):
 //   r32 33 5.30 -> 2.90, 40 4.30 -> 2.30, 48 3.16 -> 1.99, 52 3.01 -> 2.89, 56 2.75 -> 2.65,
@@ -460,10 +461,7 @@ constexpr bool lu_panel_remainder_first_takes(DevPrec) { return true; }
 //   r32 1.38 / 1.37 / 1.37, 2.09 / 2.08 / 2.04, 2.85 / 2.88 / 2.72, 3.42 / 3.44 / 3.18, 4.93 / 4.94 / 4.45, 6.09 / 6.08 / 5.37
 // (40: level within 0.6 %), so 64 everywhere (wider not measured). BLAS_BATCHED_LU_OUTER_WIDTH
 // (lu.cu) sets it for an A/B (1: one level).
-constexpr int kLuBlockedOuterWidth = 64;
-constexpr int lu_blocked_outer_width(DevPrec, int panel_width) {
-  return kLuBlockedOuterWidth > panel_width ? kLuBlockedOuterWidth : panel_width;
-}
+constexpr int lu_blocked_outer_width(DevPrec) { return 64; }
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,

@@ -753,7 +753,7 @@ template <class T>
 std::vector<int> large_orders(bool with_512) {
   if (is_quad<T>) return {};
   if (gpu::reduced()) return with_512 ? std::vector<int>{250} : std::vector<int>{};
-  std::vector<int> v = {255, 256};
+  std::vector<int> v = {255, 256, 257, 400};  // c64's wide panels end at 256; outer blocks of 128 from 384
   if (with_512) v.push_back(512);
   return v;
 }
@@ -773,8 +773,8 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // (r32..c64; c64 from 64); in a call of more groups, a group of fewer than 16 problems takes the
 // unblocked kernels (lu_tuning.hpp), so the sweeps' many-group calls test those and these calls
 // the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1; getrf: 48 and 56
-// either side of the narrow panels' end at 49 in r16, r32 and r64, outer blocks of 64 and
-// panels with remainders first).
+// either side of the narrow panels' end at 49 in r16, r32 and r64, 97 and 100 c64's first wide
+// panels, outer blocks of 64 and panels with remainders first).
 template <class T>
 std::vector<int> blocked_orders() {
   if (gpu::reduced()) return {40, 65};

@@ -126,7 +126,8 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; K * blockDim.x elements of dynamic
 // shared memory hold the finished columns), else every step unrolled.
 template <class S, int K, bool ROLLED>
-__global__ void __launch_bounds__(kLuPanelThreads, 1) getrf_panel(const __grid_constant__ FactorLaunch L) {
+__global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
+    getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using Re = real_t<CT>;
   static_assert(K % 2 == 0, "pairs of steps");

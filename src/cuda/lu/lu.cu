@@ -127,7 +127,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const bool rm = r.row_major;
   auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves the narrow panels' end (r32, r16, r64) (A/B; read once).
+  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves the narrow panels' end (r32, r16, r64, c64) (A/B; read once).
   static const int forced_wide_min = tuning_env("BLAS_BATCHED_LU_PANEL_WIDE_MIN");
   const int wide_min = forced_wide_min ? forced_wide_min : lu_panel_wide_min_order(p);
   const int nb = lu_blocked_panel_width(p, bytes, std::max(m, n), wide_min);
@@ -137,7 +137,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
       forced_remainder_first ? forced_remainder_first == 1 : lu_panel_remainder_first_takes(p);
   // BLAS_BATCHED_LU_OUTER_WIDTH sets the outer block's width (A/B; rounded up to a multiple of nb; read once).
   static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
-  const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p);
+  const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p, std::max(m, n));
   const int outer = (std::max(asked, nb) + nb - 1) / nb * nb;
   // A11 = P L11 U11 by the panel kernel, interchanges across the whole row; then U12 = L11^-1 A12
   // and A22 -= A21 U12 on the `right` columns after the block.

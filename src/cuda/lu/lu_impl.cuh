@@ -108,18 +108,16 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   }
   if ((config == kLuPanel || config == kLuPanelNarrow) && getrf) {
     // As many warps as one run's rows need (every panel launch has one run, by value).
-    const int threads = table_host && count == 1 ? std::min(kLuPanelThreads, (table_host[0].m + 31) / 32 * 32)
-                                                 : kLuPanelThreads;
     auto panel = [&](auto width) {
       constexpr int K = decltype(width)::value;
+      constexpr int kMaxThreads = lu_panel_max_threads(int(sizeof(CT)), K);
+      const int threads = table_host && count == 1 ? std::min(kMaxThreads, (table_host[0].m + 31) / 32 * 32) : kMaxThreads;
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false>, threads, units, 0);
       return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
-    // kLuPanelNarrow: types of up to 8 bytes (lu_blocked_panel_width).
-    if constexpr (sizeof(CT) <= 8) return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});
-    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width)
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

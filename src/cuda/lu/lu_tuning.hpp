@@ -367,9 +367,9 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
-// launches and passes of the trailing update: 32 columns where the compute type has 4 or 8
-// bytes (r16, r32; r64, c32, c16; the 8-byte ones up to order kLuPanelRowsMax), 16 in c64 (32
-// would be 128 registers of data alone). Every order above the register kernels' 32 takes it.
+// launches and passes of the trailing update: 32 columns (the 8-byte types up to order
+// kLuPanelRowsMax, c64 from 97 to 256: lu_panel_max_threads), else 16. Every order above the
+// register kernels' 32 takes it.
 // 8-byte types 16 -> 32 wide (H200, s44, build A/B on the rolled panel, strided, about 1 GB,
 // kernel ms at 33 / 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
 //   r64 1.94 -> 2.26, 1.61 -> 1.79, 1.59 -> 1.19, 2.55 -> 1.81, 4.38 -> 2.97, 7.26 -> 4.86
@@ -381,7 +381,15 @@ constexpr int kLuBlockedMinSide = 33;
 constexpr int kLuPanelMax = 32;
 constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
-BB_HOST_DEVICE constexpr int lu_panel_width(int bytes) { return bytes <= 8 ? 32 : 16; }
+BB_HOST_DEVICE constexpr int lu_panel_width(int) { return 32; }
+// Threads (rows) a panel kernel of K columns of that many bytes takes at most: c64's 32 columns
+// are 128 registers of data, which only blocks of up to 256 threads can hold (255 registers a
+// thread); so c64 is 32 wide only up to order 256 (lu_blocked_panel_width). c64 16 -> 32 wide
+// (H200, s45, build A/B, strided, about 1 GB, kernel ms; bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s45.txt):
+//   40 1.42 -> 1.66, 64 1.54 -> 1.49, 80 1.77 -> 1.91, 96 1.91 -> 1.92, 128 2.25 -> 2.11,
+//   160 2.65 -> 2.61, 192 2.94 -> 2.79, 256 3.45 -> 3.11 (384: 16 wide in both, 4.51 / 4.50)
+// so c64 32 wide from 97 (lu_panel_wide_min_order).
+BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
 static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
 // wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code.
@@ -403,6 +411,7 @@ static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanel
 // so r64 from 49 too (49..51 not measured). BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
 constexpr int kLuPanelNarrowWidth = 16;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
+  if (p == DevPrec::c64) return 97;
   return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 ? 49 : 0;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
@@ -412,6 +421,7 @@ constexpr int lu_panel_wide_min_order(DevPrec p) {
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
   if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
   if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
+  if (order > lu_panel_max_threads(bytes, lu_panel_width(bytes))) return kLuPanelNarrowWidth;  // c64 above 256
   return lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
@@ -459,9 +469,19 @@ constexpr bool lu_panel_remainder_first_takes(DevPrec) { return true; }
 //   r64 1.20 / 1.20 / 1.18, 1.81 / 1.81 / 1.78, 2.40 / 2.39 / 2.28, 2.94 / 2.94 / 2.75, 4.08 / 4.06 / 3.74, 4.81 / 4.81 / 4.33
 //   c32 1.28 / 1.28 / 1.28, 1.93 / 1.93 / 1.91, 2.66 / 2.65 / 2.60, 3.31 / 3.32 / 3.17, 4.80 / 4.82 / 4.58, 5.93 / 5.93 / 5.57
 //   r32 1.38 / 1.37 / 1.37, 2.09 / 2.08 / 2.04, 2.85 / 2.88 / 2.72, 3.42 / 3.44 / 3.18, 4.93 / 4.94 / 4.45, 6.09 / 6.08 / 5.37
-// (40: level within 0.6 %), so 64 everywhere (wider not measured). BLAS_BATCHED_LU_OUTER_WIDTH
-// (lu.cu) sets it for an A/B (1: one level).
-constexpr int lu_blocked_outer_width(DevPrec) { return 64; }
+// (40: level within 0.6 %), so 64. Wider (s45, bench/results/lu-outer-width-ab-NVIDIA-H200-s45.txt,
+// 64 / 128 / 192 / 256 at 256 / 384 / 512 / 768 / 1024; 256 from s45's first A/B):
+//   r64 2.74 / 2.77 / - / -, 3.75 / 3.62 / 3.74 / 3.74, 4.33 / 4.13 / 4.18 / 4.26, 8.30 / 8.01 / 8.22 / 8.50, 11.73 / 11.22 / 11.51 / 11.69
+//   r32 3.20 / 3.23 / - / -, 4.47 / 4.43 / 4.56 / 4.55, 5.40 / 5.24 / 5.34 / 5.48, 9.97 / 9.71 / 9.83 / 9.80, 12.66 / 12.26 / 12.35 / 12.29
+//   c64 3.43 / 3.62 / - / -, 4.51 / 4.59 / 4.81 / 4.82, 5.45 / 5.39 / 5.53 / 5.90, 10.14 / 10.37 / 11.09 / 11.68, 14.50 / 14.66 / 15.33 / 15.78
+//   c32 3.17 / 3.24 / - / -, 4.59 / 4.61 / 4.66 / 4.61, 5.58 / 5.61 / 5.62 / 5.63, 10.10 / 10.07 / 10.30 / 10.50, 15.00 / 15.75 / 16.41 / 17.63
+// so 128 in the real types from order 384 (r16 computes in r32, not measured), else 64.
+// BLAS_BATCHED_LU_OUTER_WIDTH (lu.cu) sets it for an A/B (1: one level).
+constexpr int kLuOuterWideMinOrder = 384;
+constexpr int lu_blocked_outer_width(DevPrec p, int order) {
+  const bool real = p == DevPrec::r16 || p == DevPrec::r32 || p == DevPrec::r64;
+  return real && order >= kLuOuterWideMinOrder ? 128 : 64;
+}
 // The panel's interchanges on the columns outside it (permute_outside in getrf_panel.cuh): a
 // group of lanes a column, each lane holding this many bytes of the column's moved rows (their
 // reads all in flight before its writes). Measured on the H200 (s41, strided, about 1 GB, ms,
@@ -474,7 +494,7 @@ constexpr int lu_blocked_outer_width(DevPrec) { return 64; }
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
 // The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
-  if (rows <= kLuPanelRowsMax) return nb == lu_panel_width(bytes) ? kLuPanel : kLuPanelNarrow;
+  if (rows <= lu_panel_max_threads(bytes, nb)) return nb == lu_panel_width(bytes) ? kLuPanel : kLuPanelNarrow;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);
   return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }

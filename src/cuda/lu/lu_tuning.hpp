@@ -421,7 +421,9 @@ constexpr int lu_panel_wide_min_order(DevPrec p) {
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
   if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
   if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
-  if (order > lu_panel_max_threads(bytes, lu_panel_width(bytes))) return kLuPanelNarrowWidth;  // c64 above 256
+  // c64 above 256 (s45: a plain `order > max threads` also sent r32 and r16 above 512 to 16 columns, 14 % slower at 768)
+  const int wide_rows = lu_panel_max_threads(bytes, lu_panel_width(bytes));
+  if (wide_rows < kLuPanelRowsMax && order > wide_rows) return kLuPanelNarrowWidth;
   return lu_panel_width(bytes);
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared

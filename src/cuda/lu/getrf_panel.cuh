@@ -1,4 +1,4 @@
-// The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= 512, jb <= K, K its width)
+// The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= lu_panel_max_threads: 512, 256 for c64 at K = 32; jb <= K, K its width)
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
 // for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
 // barriers each: the pivot (LAPACK's rule as pivot_row's packed keys: warp reductions by

@@ -363,12 +363,12 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // getrf's blocked algorithm (getrf_blocked in lu.cu): for max(m, n) >= kLuBlockedMinSide,
 // panels of nb columns inside outer blocks (lu_blocked_outer_width), each panel's interchanges
 // applied across the whole row, the block rows of U by the trsm core, the updates below them by
-// the gemm core. Panels of up to kLuPanelRowsMax
-// rows go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
+// the gemm core. Panels of up to lu_panel_max_threads rows (kLuPanelRowsMax, 256 for c64's
+// 32 columns) go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
-// launches and passes of the trailing update: 32 columns (the 8-byte types up to order
-// kLuPanelRowsMax, c64 from 97 to 256: lu_panel_max_threads), else 16. Every order above the
+// launches and passes of the trailing update: 32 columns (r16, r32 and r64 from order 49, the
+// 8-byte types up to order kLuPanelRowsMax, c64 from 97 to 256: lu_panel_max_threads), else 16. Every order above the
 // register kernels' 32 takes it.
 // 8-byte types 16 -> 32 wide (H200, s44, build A/B on the rolled panel, strided, about 1 GB,
 // kernel ms at 33 / 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):

@@ -116,7 +116,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false>, threads, units, 0);
       return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
     };
-    if (config == kLuPanel) return panel(std::integral_constant<int, lu_panel_width(int(sizeof(CT)))>{});
+    if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width)
   }
   if (config == kLuGlobal)

@@ -14,7 +14,7 @@ enum LuConfig : int {
   kLuShared40, kLuShared48, kLuShared64, kLuShared80, kLuShared96, kLuShared112, kLuShared128,
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
-  kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), lu_panel_width columns
+  kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), kLuPanelWideWidth columns
   kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
@@ -381,7 +381,7 @@ constexpr int kLuBlockedMinSide = 33;
 constexpr int kLuPanelMax = 32;
 constexpr int kLuPanelThreads = 512;
 constexpr int kLuPanelRowsMax = kLuPanelThreads;
-BB_HOST_DEVICE constexpr int lu_panel_width(int) { return 32; }
+constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision since s45
 // Threads (rows) a panel kernel of K columns of that many bytes takes at most: c64's 32 columns
 // are 128 registers of data, which only blocks of up to 256 threads can hold (255 registers a
 // thread); so c64 is 32 wide only up to order 256 (lu_blocked_panel_width). c64 16 -> 32 wide
@@ -390,7 +390,7 @@ BB_HOST_DEVICE constexpr int lu_panel_width(int) { return 32; }
 //   160 2.65 -> 2.61, 192 2.94 -> 2.79, 256 3.45 -> 3.11 (384: 16 wide in both, 4.51 / 4.50)
 // so c64 32 wide from 97 (lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
-static_assert(lu_panel_width(2) <= kLuPanelMax && lu_panel_width(16) <= kLuPanelMax, "panel pivots fit");
+static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
 // wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code.
 // Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
@@ -422,9 +422,9 @@ constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_m
   if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
   if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
   // c64 above 256 (s45: a plain `order > max threads` also sent r32 and r16 above 512 to 16 columns, 14 % slower at 768)
-  const int wide_rows = lu_panel_max_threads(bytes, lu_panel_width(bytes));
+  const int wide_rows = lu_panel_max_threads(bytes, kLuPanelWideWidth);
   if (wide_rows < kLuPanelRowsMax && order > wide_rows) return kLuPanelNarrowWidth;
-  return lu_panel_width(bytes);
+  return kLuPanelWideWidth;
 }
 // getrf_panel's rolled form (its steps in loops over pairs, the finished columns in shared
 // memory; static SASS, r32 at K = 32: 5456 instructions against 17839; c64 at 16: 4356 against
@@ -496,7 +496,7 @@ constexpr int lu_blocked_outer_width(DevPrec p, int order) {
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
 // The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
-  if (rows <= lu_panel_max_threads(bytes, nb)) return nb == lu_panel_width(bytes) ? kLuPanel : kLuPanelNarrow;
+  if (rows <= lu_panel_max_threads(bytes, nb)) return nb == kLuPanelWideWidth ? kLuPanel : kLuPanelNarrow;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);
   return tier < 0 ? kLuGlobal : kLuFirstShared + tier;
 }

@@ -18,9 +18,11 @@ namespace bb::cuda {
 // The panel's row permutation on the columns outside it (the panel_at before it and the
 // columns_right after): moves[k] = {to, from}, count of them. Columns are disjoint, so each is
 // handled by kLanes lanes of one warp that read all of its moved rows into registers before
-// any is written (the moves form cycles): no block barrier, and a lane's loads all in flight at
-// once (through a generic pointer they could not pass a store to shared memory). Row-major:
-// lanes kLanes apart (one a column) read adjacent elements of a row.
+// any is written (the moves form cycles): no block barrier. A lane reads the rows of kPasses
+// columns, one per pass of the block over the columns, before it writes any: a short panel has
+// few threads for many columns, and each pass waited for its reads (long scoreboard at the
+// write, a quarter of the c64 panel's stall samples at order 96, s46). Row-major: lanes kLanes
+// apart (one a column) read adjacent elements of a row.
 template <class S, int kMaxMoves>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
   // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under
@@ -28,27 +30,33 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
   constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
   constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
   constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
+  constexpr int kPasses = lu_panel_permute_passes(kShare);
   static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
   const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
   const int per_pass = blockDim.x / kLanes;  // blockDim.x: whole warps
-  for (int first = 0; first < outside; first += per_pass) {
-    const int t = first + int(threadIdx.x) / kLanes;
-    const bool mine = t < outside;
-    const int column = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
-    S *line = a + column * column_step;
-    S cell[kShare];
+  for (int first = 0; first < outside; first += per_pass * kPasses) {
+    S cell[kPasses][kShare];
+    S *line[kPasses];
 #pragma unroll
-    for (int c = 0; c < kShare; ++c) {
-      const int k = c * kLanes + part;
-      if (mine && k < count) cell[c] = line[moves[k].y * row_step];
+    for (int g = 0; g < kPasses; ++g) {
+      const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
+      const int column = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
+      line[g] = t < outside ? a + column * column_step : nullptr;
+#pragma unroll
+      for (int c = 0; c < kShare; ++c) {
+        const int k = c * kLanes + part;
+        if (line[g] && k < count) cell[g][c] = line[g][moves[k].y * row_step];
+      }
     }
     if constexpr (kLanes > 1) __syncwarp();
 #pragma unroll
-    for (int c = 0; c < kShare; ++c) {
-      const int k = c * kLanes + part;
-      if (mine && k < count) line[moves[k].x * row_step] = cell[c];
-    }
+    for (int g = 0; g < kPasses; ++g)
+#pragma unroll
+      for (int c = 0; c < kShare; ++c) {
+        const int k = c * kLanes + part;
+        if (line[g] && k < count) line[g][moves[k].x * row_step] = cell[g][c];
+      }
   }
 }
 

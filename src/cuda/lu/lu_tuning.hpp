@@ -494,6 +494,15 @@ constexpr int lu_blocked_outer_width(DevPrec p, int order) {
 //   c64 2.12 / 2.14, 2.24 / 2.26, 3.03 / 3.06, 4.97 / 5.03, 8.30 / 8.56
 // so 32 where the compute type's real part has 4 bytes (r16, c16 not measured), else 64.
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
+// How many of its passes over the columns a lane of permute_outside reads before it writes
+// (share: a lane's elements of one column): up to kLuPanelPermuteInFlight elements a lane.
+#ifndef BB_LU_PANEL_PERMUTE_IN_FLIGHT
+#define BB_LU_PANEL_PERMUTE_IN_FLIGHT 16
+#endif
+constexpr int kLuPanelPermuteInFlight = BB_LU_PANEL_PERMUTE_IN_FLIGHT;
+BB_HOST_DEVICE constexpr int lu_panel_permute_passes(int share) {
+  return share >= kLuPanelPermuteInFlight ? 1 : kLuPanelPermuteInFlight / share;
+}
 // The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
   if (rows <= lu_panel_max_threads(bytes, nb)) return nb == kLuPanelWideWidth ? kLuPanel : kLuPanelNarrow;

@@ -19,18 +19,16 @@ namespace bb::cuda {
 // columns_right after): moves[k] = {to, from}, count of them. Columns are disjoint, so each is
 // handled by kLanes lanes of one warp that read all of its moved rows into registers before
 // any is written (the moves form cycles): no block barrier. A lane reads the rows of kPasses
-// columns, one per pass of the block over the columns, before it writes any: a short panel has
-// few threads for many columns, and each pass waited for its reads (long scoreboard at the
-// write, a quarter of the c64 panel's stall samples at order 96, s46). Row-major: lanes kLanes
-// apart (one a column) read adjacent elements of a row.
-template <class S, int kMaxMoves>
+// columns, one per pass of the block over the columns, before it writes any
+// (lu_panel_permute_passes). Row-major: lanes kLanes apart (one a column) read adjacent
+// elements of a row.
+template <class S, int kMaxMoves, int kPasses>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
   // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under
   // the 128 that 512 threads a block leave).
   constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
   constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
   constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
-  constexpr int kPasses = lu_panel_permute_passes(kShare);
   static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
   const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
@@ -132,8 +130,9 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
 }
 
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; K * blockDim.x elements of dynamic
-// shared memory hold the finished columns), else every step unrolled.
-template <class S, int K, bool ROLLED>
+// shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
+// (lu_panel_permute_passes).
+template <class S, int K, bool ROLLED, int PASSES>
 __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
     getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
@@ -185,7 +184,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
       if (P.pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(P.pos, tid);  // at most 2 jb rows move
     }
     __syncthreads();
-    permute_outside<S, kMaxMoves>(a, G, moves, move_count);
+    permute_outside<S, kMaxMoves, PASSES>(a, G, moves, move_count);
     if (tid == 0 && P.info) {
       if (G.codes && !G.codes[p]) G.codes[p] = P.info + G.panel_at;
       if (G.info && !G.info[p]) G.info[p] = P.info + G.panel_at;

@@ -110,11 +110,11 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     // As many warps as one run's rows need (every panel launch has one run, by value).
     auto panel = [&](auto width) {
       constexpr int K = decltype(width)::value;
-      constexpr int kMaxThreads = lu_panel_max_threads(int(sizeof(CT)), K);
+      constexpr int kMaxThreads = lu_panel_max_threads(int(sizeof(CT)), K), kPasses = lu_panel_permute_passes(kPrec, K);
       const int threads = table_host && count == 1 ? std::min(kMaxThreads, (table_host[0].m + 31) / 32 * 32) : kMaxThreads;
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
-        if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false>, threads, units, 0);
-      return go(getrf_panel<S, K, true>, threads, units, K * threads * int(sizeof(CT)));
+        if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
+      return go(getrf_panel<S, K, true, kPasses>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width)

@@ -367,8 +367,9 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // 32 columns) go to the register panel kernel (getrf_panel.cuh: a row per thread, nb columns in
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
-// launches and passes of the trailing update: 32 columns (r16, r32 and r64 from order 49, the
-// 8-byte types up to order kLuPanelRowsMax, c64 from 97 to 256: lu_panel_max_threads), else 16. Every order above the
+// launches and passes of the trailing update: 32 columns (r16, r32, r64 and c64 from order 49, the
+// 8-byte types up to order kLuPanelRowsMax, c64 up to 256: lu_panel_max_threads, and below 97
+// not where 1..16 columns are left over), else 16. Every order above the
 // register kernels' 32 takes it.
 // 8-byte types 16 -> 32 wide (H200, s44, build A/B on the rolled panel, strided, about 1 GB,
 // kernel ms at 33 / 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):
@@ -388,7 +389,7 @@ constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision s
 // (H200, s45, build A/B, strided, about 1 GB, kernel ms; bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s45.txt):
 //   40 1.42 -> 1.66, 64 1.54 -> 1.49, 80 1.77 -> 1.91, 96 1.91 -> 1.92, 128 2.25 -> 2.11,
 //   160 2.65 -> 2.61, 192 2.94 -> 2.79, 256 3.45 -> 3.11 (384: 16 wide in both, 4.51 / 4.50)
-// so c64 32 wide from 97 (lu_panel_wide_min_order).
+// so c64 32 wide from 97 (s46: from 49, lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
 static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
@@ -409,10 +410,21 @@ static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 //   r64 33 1.95 -> 2.28, 40 1.59 -> 1.81, 44 1.55 -> 1.63, 48 1.39 -> 1.46, 52 2.00 -> 1.42, 64 1.60 -> 1.20
 //   r32 33 2.15 -> 2.23, 40 1.73 -> 1.79, 44 1.79 -> 1.76, 48 1.60 -> 1.60, 52 2.45 -> 1.66, 64 2.02 -> 1.37
 // so r64 from 49 too (49..51 not measured). BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
+// c64 from 49, but below kLuPanelC64WideAnyOrder only where the narrower panel left over
+// (order mod 32, first) is none or wider than 16 (s45 had c64 wide from 97). Environment A/B,
+// 16 -> 32 wide at every order (H200, s46, strided, about 1 GB, kernel ms;
+// bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s46.txt):
+//   41 1.54 -> 1.72, 48 1.30 -> 1.53 | 49 1.96 -> 1.67, 56 1.71 -> 1.56, 60 1.68 -> 1.52, 64 1.54 -> 1.47
+//   65 2.20 -> 2.12, 66 2.13 -> 2.16, 72 1.91 -> 1.99, 76 1.92 -> 2.04, 80 1.78 -> 1.90
+//   81 2.22 -> 2.09, 88 1.98 -> 1.93, 92 2.04 -> 1.92, 96 1.91 -> 1.90 | 97 .. 100 within 1 %
 constexpr int kLuPanelNarrowWidth = 16;
+constexpr int kLuPanelC64WideAnyOrder = 97;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
-  if (p == DevPrec::c64) return 97;
-  return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 ? 49 : 0;
+  return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 || p == DevPrec::c64 ? 49 : 0;
+}
+constexpr bool lu_panel_c64_remainder_narrow(DevPrec p, int order) {
+  const int left_over = order % kLuPanelWideWidth;
+  return p == DevPrec::c64 && order < kLuPanelC64WideAnyOrder && left_over != 0 && left_over <= kLuPanelNarrowWidth;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
 // bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value). Above kLuPanelRowsMax the
@@ -420,6 +432,7 @@ constexpr int lu_panel_wide_min_order(DevPrec p) {
 // whose largest tier holds about 1600 rows at 16 columns and 800 at 32 (32 not measured there).
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
   if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
+  if (wide_min == lu_panel_wide_min_order(p) && lu_panel_c64_remainder_narrow(p, order)) return kLuPanelNarrowWidth;
   if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
   // c64 above 256 (s45: a plain `order > max threads` also sent r32 and r16 above 512 to 16 columns, 14 % slower at 768)
   const int wide_rows = lu_panel_max_threads(bytes, kLuPanelWideWidth);
@@ -495,13 +508,17 @@ constexpr int lu_blocked_outer_width(DevPrec p, int order) {
 // so 32 where the compute type's real part has 4 bytes (r16, c16 not measured), else 64.
 BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { return real_bytes <= 4 ? 32 : 64; }
 // How many of its passes over the columns a lane of permute_outside reads before it writes
-// (share: a lane's elements of one column): up to kLuPanelPermuteInFlight elements a lane.
-#ifndef BB_LU_PANEL_PERMUTE_IN_FLIGHT
-#define BB_LU_PANEL_PERMUTE_IN_FLIGHT 16
-#endif
-constexpr int kLuPanelPermuteInFlight = BB_LU_PANEL_PERMUTE_IN_FLIGHT;
-BB_HOST_DEVICE constexpr int lu_panel_permute_passes(int share) {
-  return share >= kLuPanelPermuteInFlight ? 1 : kLuPanelPermuteInFlight / share;
+// (a short panel has few threads for many columns; each pass waited for its reads: long
+// scoreboard at the write, a quarter of the c64 panel's stall samples at order 96, s46). Two in
+// c64 and c32 at 32 columns. Measured on the H200 (s46, strided, about 1 GB, kernel ms, one pass
+// / passes of up to 16 elements a lane / of up to 8; bench/results/lu-panel-permute-ab-NVIDIA-H200-s46.txt):
+//   c64 (K = 32 from 97 to 256: 4 / 2 passes)  128 2.10 / 2.01 / 1.97, 160 2.63 / 2.53 / 2.49, 256 3.10 / 3.06 / 3.00
+//   c64 (K = 16: 4 / 2 passes, spills)            80 1.77 / 2.03 / 2.81, 512 5.44 / 6.06 / 6.64
+//   c32 (K = 32: 4 / 2 passes)                    80 1.69 / 1.82 / 1.62, 128 1.91 / 2.31 / 1.88, 384 4.60 / 5.27 / 4.47
+//   r64 (K = 32: 2 / 1 passes)                    96 1.52 / 2.12 / 1.52, 512 4.11 / 6.03 / 4.12
+//   r32 (K = 32 from 49: 2 / 1 passes)            40 1.71 / 1.88 / 1.72, 96 1.76 / 1.71 / 1.75, 512 5.24 / 5.33 / 5.25
+BB_HOST_DEVICE constexpr int lu_panel_permute_passes(DevPrec p, int K) {
+  return (p == DevPrec::c64 || p == DevPrec::c32) && K == 32 ? 2 : 1;
 }
 // The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {

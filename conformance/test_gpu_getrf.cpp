@@ -774,13 +774,13 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // unblocked kernels (lu_tuning.hpp), so the sweeps' many-group calls test those and these calls
 // the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1; getrf: 48 and 56
 // either side of the narrow panels' end at 49 in r16, r32, r64 and c64; c64 wide at 56, 64, 88
-// (1..16 columns left over keep it 16 wide below 97: 65 when reduced, 100 and 129 wide again),
+// and from 97 on (1..16 columns left over keep it 16 wide below 97: 80, 65 when reduced),
 // outer blocks of 64 and panels with remainders first).
 template <class T>
 std::vector<int> blocked_orders() {
   if (gpu::reduced()) return {40, 65};
   if (is_quad<T>) return {33, 40};
-  return {33, 48, 56, 64, 88, 97, 100, 129};
+  return {33, 48, 56, 64, 80, 88, 97, 100, 129};
 }
 template <class T>
 std::vector<std::pair<int, int>> blocked_rects() {

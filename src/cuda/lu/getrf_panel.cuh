@@ -25,7 +25,7 @@ namespace bb::cuda {
 template <class S, int kMaxMoves, int kPasses>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
   // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under
-  // the 128 that 512 threads a block leave).
+  // the 128 that 512 threads a block leave; a lane holds kPasses shares).
   constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
   constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
   constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;

@@ -392,7 +392,7 @@ constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision s
 // so c64 32 wide from 97 (s46: from 49, lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
 static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
-// Below an order of lu_panel_wide_min_order r32, r16 and r64 take panels kLuPanelNarrowWidth
+// Below an order of lu_panel_wide_min_order r32, r16, r64 and c64 take panels kLuPanelNarrowWidth
 // wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code.
 // Panels 16 wide everywhere against 32 (H200, s41, strided, about 1 GB, ms): r32 64
 // 2.50 -> 2.92, 96 3.29 -> 3.73, 512 9.63 -> 12.32; r16 64 5.25 -> 7.01. Below 64 only, 32 ->
@@ -410,8 +410,9 @@ static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 //   r64 33 1.95 -> 2.28, 40 1.59 -> 1.81, 44 1.55 -> 1.63, 48 1.39 -> 1.46, 52 2.00 -> 1.42, 64 1.60 -> 1.20
 //   r32 33 2.15 -> 2.23, 40 1.73 -> 1.79, 44 1.79 -> 1.76, 48 1.60 -> 1.60, 52 2.45 -> 1.66, 64 2.02 -> 1.37
 // so r64 from 49 too (49..51 not measured). BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
-// c64 from 49, but below kLuPanelC64WideAnyOrder only where the narrower panel left over
-// (order mod 32, first) is none or wider than 16 (s45 had c64 wide from 97). Environment A/B,
+// c64 from 49, but below kLuPanelC64WideAnyOrder only where order mod 32 is 0 or more than 16
+// (for a square matrix the columns left over, in a narrower panel first; s45 had c64 wide from
+// 97; 65..67 would be wide by the A/B below, left with the rule). Environment A/B,
 // 16 -> 32 wide at every order (H200, s46, strided, about 1 GB, kernel ms;
 // bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s46.txt):
 //   41 1.54 -> 1.72, 48 1.30 -> 1.53 | 49 1.96 -> 1.67, 56 1.71 -> 1.56, 60 1.68 -> 1.52, 64 1.54 -> 1.47
@@ -427,7 +428,8 @@ constexpr bool lu_panel_c64_remainder_narrow(DevPrec p, int order) {
   return p == DevPrec::c64 && order < kLuPanelC64WideAnyOrder && left_over != 0 && left_over <= kLuPanelNarrowWidth;
 }
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
-// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value). Above kLuPanelRowsMax the
+// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value, which also turns off c64's
+// rule on the columns left over). Above kLuPanelRowsMax the
 // 8-byte types keep 16 columns, as before s44: panels taller than that go to the shared kernel,
 // whose largest tier holds about 1600 rows at 16 columns and 800 at 32 (32 not measured there).
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
@@ -512,11 +514,11 @@ BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { retur
 // scoreboard at the write, a quarter of the c64 panel's stall samples at order 96, s46). Two in
 // c64 and c32 at 32 columns. Measured on the H200 (s46, strided, about 1 GB, kernel ms, one pass
 // / passes of up to 16 elements a lane / of up to 8; bench/results/lu-panel-permute-ab-NVIDIA-H200-s46.txt):
-//   c64 (K = 32 from 97 to 256: 4 / 2 passes)  128 2.10 / 2.01 / 1.97, 160 2.63 / 2.53 / 2.49, 256 3.10 / 3.06 / 3.00
+//   c64 (K = 32, then from 97: 4 / 2 passes)     128 2.10 / 2.01 / 1.97, 160 2.63 / 2.53 / 2.49, 256 3.10 / 3.06 / 3.00
 //   c64 (K = 16: 4 / 2 passes, spills)            80 1.77 / 2.03 / 2.81, 512 5.44 / 6.06 / 6.64
 //   c32 (K = 32: 4 / 2 passes)                    80 1.69 / 1.82 / 1.62, 128 1.91 / 2.31 / 1.88, 384 4.60 / 5.27 / 4.47
 //   r64 (K = 32: 2 / 1 passes)                    96 1.52 / 2.12 / 1.52, 512 4.11 / 6.03 / 4.12
-//   r32 (K = 32 from 49: 2 / 1 passes)            40 1.71 / 1.88 / 1.72, 96 1.76 / 1.71 / 1.75, 512 5.24 / 5.33 / 5.25
+//   r32 (2 / 1 passes; K = 16 at 40, 32 from 49)  40 1.71 / 1.88 / 1.72, 96 1.76 / 1.71 / 1.75, 512 5.24 / 5.33 / 5.25
 BB_HOST_DEVICE constexpr int lu_panel_permute_passes(DevPrec p, int K) {
   return (p == DevPrec::c64 || p == DevPrec::c32) && K == 32 ? 2 : 1;
 }

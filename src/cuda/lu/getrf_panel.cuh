@@ -11,6 +11,7 @@
 // the finished columns in shared memory (a third of the code or less; H200 measurements in
 // lu_tuning.hpp).
 #pragma once
+#include "../async_copy.cuh"
 #include "lu_common.cuh"
 
 namespace bb::cuda {
@@ -55,6 +56,52 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
         const int k = c * kLanes + part;
         if (line[g] && k < count) line[g][moves[k].x * row_step] = cell[g][c];
       }
+  }
+}
+
+// The same through shared memory (the rolled form's finished columns, free once the rows are
+// written): each moved element an asynchronous copy into the thread's own kSlots slots (slot
+// s at stage[s * blockDim.x]), so that as many passes as the slots hold have their reads in
+// flight at once without registers; then the writes from there.
+template <class S, int kMaxMoves, int kSlots>
+__device__ void permute_outside_staged(S *a, const FactorRun &G, const int2 *moves, int count, S *stage) {
+  constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
+  constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
+  constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
+  constexpr int kPasses = kSlots / kShare;
+  static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0 && kPasses >= 1);
+  const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
+  const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
+  const int per_pass = blockDim.x / kLanes, stride = blockDim.x;
+  stage += threadIdx.x;
+  for (int first = 0; first < outside; first += per_pass * kPasses) {
+#pragma unroll
+    for (int g = 0; g < kPasses; ++g) {
+      const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
+      if (t >= outside) break;
+      const S *line = a + (t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at)) * column_step;
+#pragma unroll
+      for (int c = 0; c < kShare; ++c) {
+        const int k = c * kLanes + part;
+        if (k < count) copy_async(stage + (g * kShare + c) * stride, line + moves[k].y * row_step);
+      }
+    }
+    wait_async_copies();
+    if constexpr (kLanes > 1) __syncwarp();
+#pragma unroll
+    for (int g = 0; g < kPasses; ++g) {
+      const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
+      if (t >= outside) break;
+      S *line = a + (t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at)) * column_step;
+#pragma unroll
+      for (int c = 0; c < kShare; ++c) {
+        const int k = c * kLanes + part;
+        if (k < count) line[moves[k].x * row_step] = stage[(g * kShare + c) * stride];
+      }
+    }
+    // A lane's next copies land in its own slots only: its reads of them above stay before (the
+    // copies' asm declares no memory).
+    asm volatile("" ::: "memory");
   }
 }
 
@@ -131,8 +178,8 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
 
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; K * blockDim.x elements of dynamic
 // shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
-// (lu_panel_permute_passes).
-template <class S, int K, bool ROLLED, int PASSES>
+// (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
+template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false>
 __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
     getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
@@ -184,7 +231,12 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
       if (P.pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(P.pos, tid);  // at most 2 jb rows move
     }
     __syncthreads();
-    permute_outside<S, kMaxMoves, PASSES>(a, G, moves, move_count);
+    static_assert(!STAGED || ROLLED, "the staged permutation uses the finished columns' shared memory");
+    if constexpr (STAGED)
+      permute_outside_staged<S, kMaxMoves, K * int(sizeof(CT) / sizeof(S))>(a, G, moves, move_count,
+                                                                            reinterpret_cast<S *>(panel_shared));
+    else
+      permute_outside<S, kMaxMoves, PASSES>(a, G, moves, move_count);
     if (tid == 0 && P.info) {
       if (G.codes && !G.codes[p]) G.codes[p] = P.info + G.panel_at;
       if (G.info && !G.info[p]) G.info[p] = P.info + G.panel_at;

@@ -53,6 +53,16 @@ bool lu_panel_rolled(DevPrec p, int K) {
   return forced ? forced == 1 : lu_panel_rolled_takes(p, K);
 }
 
+bool lu_panel_staged(DevPrec p, int threads, int outside) {
+  static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE");
+  return lu_panel_staged_takes(threads, outside, forced ? forced : lu_panel_staged_max_outside(p));
+}
+
+bool lu_panel_left_over_narrow(DevPrec p) {
+  static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER");
+  return forced ? forced == 1 : lu_panel_left_over_narrow_takes(p);
+}
+
 bool lu_rolled(DevPrec p, LuRoutine r, int side) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_ROLLED_MIN");
   if (forced) return side > kLuRegisterMax / 2 && side <= kLuRegisterMax && side >= forced;
@@ -149,7 +159,8 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     panel.A = moved(r.A, at(k, k), elem);
     panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
     panel.panel = true, panel.panel_at = k, panel.columns_right = n - k - jb;
-    const int config = lu_panel_config(panel.m, jb, bytes, nb);
+    const int kernel_width = jb <= kLuPanelNarrowWidth && lu_panel_left_over_narrow(p) ? kLuPanelNarrowWidth : nb;
+    const int config = lu_panel_config(panel.m, jb, bytes, kernel_width);
     return lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config));
   };
   auto update = [&](int k, int jb, int right) {

@@ -114,6 +114,9 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       const int threads = table_host && count == 1 ? std::min(kMaxThreads, (table_host[0].m + 31) / 32 * 32) : kMaxThreads;
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
+      if constexpr (lu_panel_permute_staged(int(sizeof(S)), int(sizeof(CT))))
+        if (table_host && count == 1 && lu_panel_staged(kPrec, threads, table_host[0].panel_at + table_host[0].columns_right))
+          return go(getrf_panel<S, K, true, kPasses, true>, threads, units, K * threads * int(sizeof(CT)));
       return go(getrf_panel<S, K, true, kPasses>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});

@@ -410,31 +410,23 @@ static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 //   r64 33 1.95 -> 2.28, 40 1.59 -> 1.81, 44 1.55 -> 1.63, 48 1.39 -> 1.46, 52 2.00 -> 1.42, 64 1.60 -> 1.20
 //   r32 33 2.15 -> 2.23, 40 1.73 -> 1.79, 44 1.79 -> 1.76, 48 1.60 -> 1.60, 52 2.45 -> 1.66, 64 2.02 -> 1.37
 // so r64 from 49 too (49..51 not measured). BLAS_BATCHED_LU_PANEL_WIDE_MIN (lu.cu) sets it for an A/B.
-// c64 from 49, but below kLuPanelC64WideAnyOrder only where order mod 32 is 0 or more than 16
-// (for a square matrix the columns left over, in a narrower panel first; s45 had c64 wide from
-// 97; 65..67 would be wide by the A/B below, left with the rule). Environment A/B,
-// 16 -> 32 wide at every order (H200, s46, strided, about 1 GB, kernel ms;
-// bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s46.txt):
+// c64 from 49 too, by an environment A/B, 16 -> 32 wide at every order (H200, s46, strided,
+// about 1 GB, kernel ms; bench/results/lu-panel-c64-wide-ab-NVIDIA-H200-s46.txt):
 //   41 1.54 -> 1.72, 48 1.30 -> 1.53 | 49 1.96 -> 1.67, 56 1.71 -> 1.56, 60 1.68 -> 1.52, 64 1.54 -> 1.47
 //   65 2.20 -> 2.12, 66 2.13 -> 2.16, 72 1.91 -> 1.99, 76 1.92 -> 2.04, 80 1.78 -> 1.90
 //   81 2.22 -> 2.09, 88 1.98 -> 1.93, 92 2.04 -> 1.92, 96 1.91 -> 1.90 | 97 .. 100 within 1 %
+// The losses at 65..80 were the 1..16 columns left over on the 32-wide kernel, which now take the
+// 16-wide one (lu_panel_left_over_narrow; s46 had c64 16 wide there instead).
 constexpr int kLuPanelNarrowWidth = 16;
-constexpr int kLuPanelC64WideAnyOrder = 97;
 constexpr int lu_panel_wide_min_order(DevPrec p) {
   return p == DevPrec::r32 || p == DevPrec::r16 || p == DevPrec::r64 || p == DevPrec::c64 ? 49 : 0;
 }
-constexpr bool lu_panel_c64_remainder_narrow(DevPrec p, int order) {
-  const int left_over = order % kLuPanelWideWidth;
-  return p == DevPrec::c64 && order < kLuPanelC64WideAnyOrder && left_over != 0 && left_over <= kLuPanelNarrowWidth;
-}
 // The panel width of blocked getrf of this order (max(m, n)) in p (compute type of that many
-// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value, which also turns off c64's
-// rule on the columns left over). Above kLuPanelRowsMax the
+// bytes; wide_min: lu_panel_wide_min_order(p), or an A/B's value). Above kLuPanelRowsMax the
 // 8-byte types keep 16 columns, as before s44: panels taller than that go to the shared kernel,
 // whose largest tier holds about 1600 rows at 16 columns and 800 at 32 (32 not measured there).
 constexpr int lu_blocked_panel_width(DevPrec p, int bytes, int order, int wide_min) {
   if (order < wide_min && lu_panel_wide_min_order(p) > 0) return kLuPanelNarrowWidth;
-  if (wide_min == lu_panel_wide_min_order(p) && lu_panel_c64_remainder_narrow(p, order)) return kLuPanelNarrowWidth;
   if (bytes == 8 && order > kLuPanelRowsMax) return kLuPanelNarrowWidth;
   // c64 above 256 (s45: a plain `order > max threads` also sent r32 and r16 above 512 to 16 columns, 14 % slower at 768)
   const int wide_rows = lu_panel_max_threads(bytes, kLuPanelWideWidth);
@@ -522,6 +514,43 @@ BB_HOST_DEVICE constexpr int lu_panel_permute_lane_bytes(int real_bytes) { retur
 BB_HOST_DEVICE constexpr int lu_panel_permute_passes(DevPrec p, int K) {
   return (p == DevPrec::c64 || p == DevPrec::c32) && K == 32 ? 2 : 1;
 }
+// The rolled panel's permutation through shared memory by asynchronous copies
+// (permute_outside_staged: every pass's reads in flight, no registers) where the stored type is
+// the compute type and 8 or 16 bytes (r64, c32, c64; as the trsm leaf's staging,
+// kAsyncStaging). Build A/B, H200, s46, strided, about 1 GB, kernel ms, registers
+// (lu_panel_permute_passes) -> staged in every panel
+// (bench/results/lu-panel-permute-ab-NVIDIA-H200-s46.txt):
+//   c64 40 1.44 -> 1.30, 64 1.42 -> 1.38, 80 1.78 -> 1.68, 96 1.83 -> 1.78, 128 1.99 -> 1.94, 160 2.51 -> 2.46, 256 3.03 -> 3.08
+//   r64 40 1.60 -> 1.59, 64 1.20 -> 1.13, 96 1.54 -> 1.46, 128 1.80 -> 1.73, 192 2.30 -> 2.32, 256 2.79 -> 2.93, 512 4.16 -> 4.71
+//   c32 40 1.49 -> 1.42, 80 1.63 -> 1.61, 128 1.89 -> 1.86, 192 2.56 -> 2.61, 256 3.18 -> 3.32, 512 5.57 -> 5.95
+// so only in panels of up to kLuPanelStagedMaxThreads threads (with many threads the register
+// form has enough reads in flight), its own instantiation (a runtime branch in one kernel took
+// the registers of both). That lost 1-2 % in r64 and c32 at 192..384 where it won at 160 and
+// below (s47, bench/results/lu-panel-staged-ab-NVIDIA-H200-s47.txt, main -> staged up to 160
+// threads): the same panels with more columns outside them, so r64 and c32 stage only up to
+// lu_panel_staged_max_outside columns outside the panel (c64 at any count: it won there too):
+//   c64 40 1.43 -> 1.31, 80 1.77 -> 1.67, 96 1.82 -> 1.78, 160 2.50 -> 2.47, 256 3.02 -> 3.02, 384 4.54 -> 4.44, 512 5.47 -> 5.30
+//   r64 64 1.19 -> 1.14, 96 1.53 -> 1.46, 160 2.16 -> 2.13, 192 2.29 -> 2.32, 256 2.76 -> 2.80, 384 3.63 -> 3.65
+//   c32 40 1.49 -> 1.44, 128 1.89 -> 1.87, 160 2.28 -> 2.33, 192 2.54 -> 2.60, 256 3.16 -> 3.20
+// BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE (lu.cu) sets the column limit for an A/B.
+constexpr int kLuPanelStagedMaxThreads = 160;
+BB_HOST_DEVICE constexpr bool lu_panel_permute_staged(int stored_bytes, int compute_bytes) {
+  return stored_bytes == compute_bytes && stored_bytes >= 8;
+}
+constexpr int lu_panel_staged_max_outside(DevPrec p) { return p == DevPrec::c64 ? 1 << 30 : p == DevPrec::r64 ? 128 : 96; }
+constexpr bool lu_panel_staged_takes(int threads, int outside, int max_outside) {
+  return threads <= kLuPanelStagedMaxThreads && outside <= max_outside;
+}
+// A panel of at most kLuPanelNarrowWidth columns in a run of 32-wide panels (the columns left
+// over) on the 16-wide kernel: half the registers and shared memory of a 32-wide kernel a third
+// empty. Environment A/B, H200, s47, strided, about 1 GB, kernel ms, the 32-wide kernel -> the
+// 16-wide (bench/results/lu-panel-left-over-ab-NVIDIA-H200-s47.txt):
+//   c64 65 1.97 -> 1.88, 72 1.83 -> 1.69, 80 1.74 -> 1.55, 100 2.08 -> 2.05, 144 2.35 -> 2.25
+//   r32 65 2.30 -> 2.12, 72 2.00 -> 1.85, 100 2.45 -> 2.38, 257 4.21 -> 4.11
+//   c32 40 1.43 -> 1.37, 72 1.69 -> 1.63, 129 2.53 -> 2.51, 257 3.91 -> 3.92
+//   r64 65 1.81 -> 1.76, 100 1.93 -> 1.90, 144 2.14 -> 2.15, 257 3.49 -> 3.48
+// so in every precision (BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1 or 2 forces it on or off, lu.cu).
+constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 // The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
   if (rows <= lu_panel_max_threads(bytes, nb)) return nb == kLuPanelWideWidth ? kLuPanel : kLuPanelNarrow;

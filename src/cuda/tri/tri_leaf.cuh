@@ -8,6 +8,7 @@
 // alpha = 0, neither A nor B (BLAS). Teams of tri_team(K, lines) lanes, 32 / team per warp,
 // 1-4 warps per block (tri_leaf_warps), no block barrier; at K = 64 a team of a warp.
 #pragma once
+#include "../async_copy.cuh"
 #include "../run_table.cuh"
 #include "../scalar.cuh"
 #include "tri_tuning.hpp"
@@ -93,19 +94,6 @@ __device__ __forceinline__ void tri_line(CT (&x)[K], const CT *m, int n, bool lo
 // 47 / 57 / 62 / 52 -> 49 / 60 / 63 / 60. r32 lost 3-10 points with copies (twice the copies per
 // byte) and half precision widens, so both stage through registers (stage).
 template <class S> constexpr bool kAsyncStaging = sizeof(S) == sizeof(typename dev<S>::C) && sizeof(S) >= 8;
-template <class S> __device__ __forceinline__ void copy_async(S *shared, const S *global) {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared))),
-               "l"(global), "n"(int(sizeof(S))));
-#else
-  *shared = *global;
-#endif
-}
-__device__ __forceinline__ void wait_async_copies() {
-#if __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_all;\n" ::: "memory");
-#endif
-}
 // A lane's share of a staging pass over steps s = 0..K-1: the steps [begin, end), step s at
 // global address at + s * step and at target(s) in shared memory. The address advances by one
 // add per step: a product s * step per step was most of the leaf's instructions (ncu, r32

@@ -773,9 +773,9 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // (r32..c64; c64 from 64); in a call of more groups, a group of fewer than 16 problems takes the
 // unblocked kernels (lu_tuning.hpp), so the sweeps' many-group calls test those and these calls
 // the blocked ones (97: getri's recursion splits 64 + 33, and 33 into 32 + 1; getrf: 48 and 56
-// either side of the narrow panels' end at 49 in r16, r32, r64 and c64; c64 wide at 56, 64, 88
-// and from 97 on (1..16 columns left over keep it 16 wide below 97: 80, 65 when reduced),
-// outer blocks of 64 and panels with remainders first).
+// either side of the narrow panels' end at 49 in r16, r32, r64 and c64; 1..16 columns left over
+// from a run of 32-wide panels on the 16-wide kernel at 65, 80, 97, 100 and 129; the staged
+// permutation in panels of up to 160 rows; outer blocks of 64 and panels with remainders first).
 template <class T>
 std::vector<int> blocked_orders() {
   if (gpu::reduced()) return {40, 65};

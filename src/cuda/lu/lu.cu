@@ -137,8 +137,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   const bool rm = r.row_major;
   auto at = [&](int i, int j) { return rm ? int64_t(i) * r.A.ld + j : i + int64_t(j) * r.A.ld; };
   const bool aligned = false;  // sub-blocks: the gemm core's flat kernels never apply
-  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves the narrow panels' end (r32, r16, r64, c64; a value other
-  // than the default also turns off c64's rule on the columns left over) (A/B; read once).
+  // BLAS_BATCHED_LU_PANEL_WIDE_MIN moves the narrow panels' end (r32, r16, r64, c64) (A/B; read once).
   static const int forced_wide_min = tuning_env("BLAS_BATCHED_LU_PANEL_WIDE_MIN");
   const int wide_min = forced_wide_min ? forced_wide_min : lu_panel_wide_min_order(p);
   const int nb = lu_blocked_panel_width(p, bytes, std::max(m, n), wide_min);

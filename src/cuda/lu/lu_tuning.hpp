@@ -368,8 +368,8 @@ constexpr int lu_solver_min_order(DevPrec p, int64_t problems) {
 // registers), taller ones to the shared or global kernel. The panel kernel is latency-bound
 // (two barriers per column; one was no faster, s41), so its width trades occupancy against
 // launches and passes of the trailing update: 32 columns (r16, r32, r64 and c64 from order 49, the
-// 8-byte types up to order kLuPanelRowsMax, c64 up to 256: lu_panel_max_threads, and below 97
-// not where 1..16 columns are left over), else 16. Every order above the
+// 8-byte types up to order kLuPanelRowsMax, c64 up to 256: lu_panel_max_threads; the 1..16
+// columns left over on the 16-wide kernel, lu_panel_left_over_narrow_takes), else 16. Every order above the
 // register kernels' 32 takes it.
 // 8-byte types 16 -> 32 wide (H200, s44, build A/B on the rolled panel, strided, about 1 GB,
 // kernel ms at 33 / 40 / 64 / 128 / 256 / 512; bench/results/lu-panel-wide8-ab-NVIDIA-H200-s44.txt):

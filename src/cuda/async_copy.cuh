@@ -5,6 +5,7 @@
 namespace bb::cuda {
 
 template <class S> __device__ __forceinline__ void copy_async(S *shared, const S *global) {
+  static_assert(sizeof(S) == 4 || sizeof(S) == 8 || sizeof(S) == 16, "cp.async.ca copies 4, 8 or 16 bytes");
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(unsigned(__cvta_generic_to_shared(shared))),
                "l"(global), "n"(int(sizeof(S))));

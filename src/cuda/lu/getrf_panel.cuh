@@ -232,6 +232,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
     }
     __syncthreads();
     static_assert(!STAGED || ROLLED, "the staged permutation uses the finished columns' shared memory");
+    static_assert(!STAGED || lu_panel_permute_staged(int(sizeof(S)), int(sizeof(CT))), "cp.async copies 8 or 16 bytes here");
     if constexpr (STAGED)
       permute_outside_staged<S, kMaxMoves, K * int(sizeof(CT) / sizeof(S))>(a, G, moves, move_count,
                                                                             reinterpret_cast<S *>(panel_shared));

@@ -52,8 +52,8 @@ bool lu_panel_rolled(DevPrec p, int K);
 // through shared memory (lu_panel_staged_takes; BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE=<columns>
 // sets lu_panel_staged_max_outside for an A/B; read once per process).
 bool lu_panel_staged(DevPrec p, int threads, int outside);
-// Whether blocked getrf's panel of the columns left over (at most 16 in a run of 32-wide panels)
-// takes the 16-wide kernel (lu_panel_left_over_narrow_takes; BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1
+// Whether blocked getrf's panel of at most 16 columns in a run of 32-wide panels (the columns left
+// over, or a matrix that narrow) takes the 16-wide kernel (lu_panel_left_over_narrow_takes; BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1
 // or 2 forces it on or off, an A/B switch read once per process).
 bool lu_panel_left_over_narrow(DevPrec p);
 // Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or

@@ -120,7 +120,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       return go(getrf_panel<S, K, true, kPasses>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
-    return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width)
+    return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width, lu_panel_left_over_narrow)
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

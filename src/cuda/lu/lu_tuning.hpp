@@ -15,7 +15,7 @@ enum LuConfig : int {
   kLuShared160, kLuShared192, kLuShared224,
   kLuGlobal,
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), kLuPanelWideWidth columns
-  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width)
+  kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width, lu_panel_left_over_narrow)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
@@ -525,8 +525,8 @@ BB_HOST_DEVICE constexpr int lu_panel_permute_passes(DevPrec p, int K) {
 //   c32 40 1.49 -> 1.42, 80 1.63 -> 1.61, 128 1.89 -> 1.86, 192 2.56 -> 2.61, 256 3.18 -> 3.32, 512 5.57 -> 5.95
 // so only in panels of up to kLuPanelStagedMaxThreads threads (with many threads the register
 // form has enough reads in flight), its own instantiation (a runtime branch in one kernel took
-// the registers of both). That lost 1-2 % in r64 and c32 at 192..384 where it won at 160 and
-// below (s47, bench/results/lu-panel-staged-ab-NVIDIA-H200-s47.txt, main -> staged up to 160
+// the registers of both). That lost 1-2 % in r64 and c32 at 192..384, where r64 won at 160 and
+// below and c32 at 128 and below (s47, bench/results/lu-panel-staged-ab-NVIDIA-H200-s47.txt, main -> staged up to 160
 // threads): the same panels with more columns outside them, so r64 and c32 stage only up to
 // lu_panel_staged_max_outside columns outside the panel (c64 at any count: it won there too):
 //   c64 40 1.43 -> 1.31, 80 1.77 -> 1.67, 96 1.82 -> 1.78, 160 2.50 -> 2.47, 256 3.02 -> 3.02, 384 4.54 -> 4.44, 512 5.47 -> 5.30
@@ -542,8 +542,9 @@ constexpr bool lu_panel_staged_takes(int threads, int outside, int max_outside) 
   return threads <= kLuPanelStagedMaxThreads && outside <= max_outside;
 }
 // A panel of at most kLuPanelNarrowWidth columns in a run of 32-wide panels (the columns left
-// over) on the 16-wide kernel: half the registers and shared memory of a 32-wide kernel a third
-// empty. Environment A/B, H200, s47, strided, about 1 GB, kernel ms, the 32-wide kernel -> the
+// over; or all of a matrix of at most 16 columns whose other side makes the run 32 wide, not
+// measured) on the 16-wide kernel: half the registers and shared memory of a 32-wide kernel at
+// least half empty. Environment A/B, H200, s47, strided, about 1 GB, kernel ms, the 32-wide kernel -> the
 // 16-wide (bench/results/lu-panel-left-over-ab-NVIDIA-H200-s47.txt):
 //   c64 65 1.97 -> 1.88, 72 1.83 -> 1.69, 80 1.74 -> 1.55, 100 2.08 -> 2.05, 144 2.35 -> 2.25
 //   r32 65 2.30 -> 2.12, 72 2.00 -> 1.85, 100 2.45 -> 2.38, 257 4.21 -> 4.11
@@ -551,7 +552,8 @@ constexpr bool lu_panel_staged_takes(int threads, int outside, int max_outside) 
 //   r64 65 1.81 -> 1.76, 100 1.93 -> 1.90, 144 2.14 -> 2.15, 257 3.49 -> 3.48
 // so in every precision (BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1 or 2 forces it on or off, lu.cu).
 constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
-// The configuration of a panel of that many rows and columns, of blocked getrf's width nb.
+// The configuration of a panel of that many rows and columns on the panel kernel of width nb
+// (blocked getrf's width, or kLuPanelNarrowWidth for the columns left over).
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {
   if (rows <= lu_panel_max_threads(bytes, nb)) return nb == kLuPanelWideWidth ? kLuPanel : kLuPanelNarrow;
   const int tier = factor_shared_tier(int64_t(staged_ld(rows)) * width, bytes);

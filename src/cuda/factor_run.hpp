@@ -43,6 +43,11 @@ struct FactorRun {
   // the columns_right after it.
   bool panel = false;
   int panel_at = 0, columns_right = 0;
+  // Of the panel_at columns before the panel, the last columns_left take its interchanges; the
+  // others' wait for one pass at the end (getrf_blocked, LU_DEFER_LEFT_SWAPS; columns_left =
+  // panel_at otherwise). A getrf_deferred_swaps run: the first `interchanges` pivots of ipiv
+  // (counted from row panel_at of the whole matrix) on the run's n columns.
+  int columns_left = 0, interchanges = 0;
   // A run after another on the same problems (getri after blocked getrf in the inverse in one
   // call): a code goes only where none is yet, and a problem that already has a -k code (a NULL
   // problem, whose operands lead to the driver's scratch) is skipped. Only getri's shared

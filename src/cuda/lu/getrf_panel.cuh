@@ -16,7 +16,7 @@
 
 namespace bb::cuda {
 
-// The panel's row permutation on the columns outside it (the panel_at before it and the
+// The panel's row permutation on the columns outside it (panel_outside_column: the columns_left before it and the
 // columns_right after): moves[k] = {to, from}, count of them. Columns are disjoint, so each is
 // handled by kLanes lanes of one warp that read all of its moved rows into registers before
 // any is written (the moves form cycles): no block barrier. A lane reads the rows of kPasses
@@ -31,7 +31,7 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
   constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
   constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
   static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
-  const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
+  const int outside = panel_outside_count(G), part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
   const int per_pass = blockDim.x / kLanes;  // blockDim.x: whole warps
   for (int first = 0; first < outside; first += per_pass * kPasses) {
@@ -40,7 +40,7 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
 #pragma unroll
     for (int g = 0; g < kPasses; ++g) {
       const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
-      const int column = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
+      const int column = panel_outside_column(G, t);
       line[g] = t < outside ? a + column * column_step : nullptr;
 #pragma unroll
       for (int c = 0; c < kShare; ++c) {
@@ -70,7 +70,7 @@ __device__ void permute_outside_staged(S *a, const FactorRun &G, const int2 *mov
   constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
   constexpr int kPasses = kSlots / kShare;
   static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0 && kPasses >= 1);
-  const int outside = G.panel_at + G.columns_right, part = threadIdx.x % kLanes;
+  const int outside = panel_outside_count(G), part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
   const int per_pass = blockDim.x / kLanes, stride = blockDim.x;
   stage += threadIdx.x;
@@ -79,7 +79,7 @@ __device__ void permute_outside_staged(S *a, const FactorRun &G, const int2 *mov
     for (int g = 0; g < kPasses; ++g) {
       const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
       if (t >= outside) break;
-      const S *line = a + (t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at)) * column_step;
+      const S *line = a + panel_outside_column(G, t) * column_step;
 #pragma unroll
       for (int c = 0; c < kShare; ++c) {
         const int k = c * kLanes + part;
@@ -92,7 +92,7 @@ __device__ void permute_outside_staged(S *a, const FactorRun &G, const int2 *mov
     for (int g = 0; g < kPasses; ++g) {
       const int t = first + g * per_pass + int(threadIdx.x) / kLanes;
       if (t >= outside) break;
-      S *line = a + (t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at)) * column_step;
+      S *line = a + panel_outside_column(G, t) * column_step;
 #pragma unroll
       for (int c = 0; c < kShare; ++c) {
         const int k = c * kLanes + part;

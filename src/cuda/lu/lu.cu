@@ -149,8 +149,15 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
   const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p, std::max(m, n));
   const int outer = (std::max(asked, nb) + nb - 1) / nb * nb;
-  // A11 = P L11 U11 by the panel kernel, interchanges across the whole row; then U12 = L11^-1 A12
-  // and A22 -= A21 U12 on the `right` columns after the block.
+  // BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1: the columns left of an outer block, which nothing reads
+  // again, take its interchanges in one pass at the end (getrf_deferred_swaps) instead of in
+  // every panel (experiment; read once; matrices of up to kLuDeferredMaxRows rows).
+  static const int defer_env = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
+  const bool defer_left = defer_env == 1 && m <= kLuDeferredMaxRows;
+  int outer_at = 0;  // the current outer block's first column
+  // A11 = P L11 U11 by the panel kernel, interchanges across the row (defer_left: from the outer
+  // block's first column); then U12 = L11^-1 A12 and A22 -= A21 U12 on the `right` columns
+  // after the block.
   auto factor_panel = [&](int k, int jb) {
     FactorRun panel = r;
     panel.unit_begin = 0;
@@ -158,6 +165,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     panel.A = moved(r.A, at(k, k), elem);
     panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
     panel.panel = true, panel.panel_at = k, panel.columns_right = n - k - jb;
+    panel.columns_left = defer_left ? k - outer_at : k;
     const int kernel_width = jb <= kLuPanelNarrowWidth && lu_panel_left_over_narrow(p) ? kLuPanelNarrowWidth : nb;
     const int config = lu_panel_config(panel.m, jb, bytes, kernel_width);
     return lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config));
@@ -193,6 +201,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     return s.status();
   };
   blocks(0, mn, outer, [&](int k, int ob) {
+    outer_at = k;
     blocks(k, k + ob, nb, [&](int kk, int jb) {
       if (factor_panel(kk, jb)) return s.status();
       return update(kk, jb, k + ob - kk - jb);  // inside the outer block only
@@ -200,7 +209,19 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     if (s.status()) return s.status();
     return update(k, ob, n - k - ob);
   });
-  return s.status();
+  if (!defer_left || s.status()) return s.status();
+  // Each outer block's columns take the interchanges of the rows below it.
+  return blocks(0, mn, outer, [&](int k, int ob) {
+    const int below = k + ob;
+    if (below >= mn) return s.status();
+    FactorRun d = r;
+    d.unit_begin = 0;
+    d.m = m - below, d.n = ob;
+    d.A = moved(r.A, at(below, k), elem);
+    d.ipiv = moved(r.ipiv, below, int(sizeof(int)));
+    d.panel_at = below, d.interchanges = mn - below;
+    return lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, &d, nullptr, nullptr, 1, lu_units(d, kLuDeferredSwaps));
+  });
 }
 
 // getri's part as getri's call would run it (SPEC.md 9.4: the two calls' bits).

@@ -131,15 +131,22 @@ __device__ __forceinline__ int block_pivot_row(double magnitude, bool take_part,
   return segment_min<32>(lane < warps && warp_key == block_best ? rows[lane] : INT_MAX);
 }
 
+// The columns outside a panel that take its interchanges: the columns_left before it, then the
+// columns_right after it. panel_outside_column: the t-th of them, relative to the panel.
+__host__ __device__ inline int panel_outside_count(const FactorRun &G) { return G.columns_left + G.columns_right; }
+__device__ inline int panel_outside_column(const FactorRun &G, int t) {
+  return t < G.columns_left ? t - G.columns_left : G.n + (t - G.columns_left);
+}
+
 // A panel's interchanges (rows[i]: the row that went to row i, in order) on the columns outside
-// it: the panel_at before and the columns_right after. A thread per column, the interchanges in
+// it (panel_outside_column). A thread per column, the interchanges in
 // LAPACK's order; the panel's pivots come from shared memory, never from ipiv (a NULL problem of
 // device pointer arrays computes in scratch that ipiv shares).
 template <class S>
 __device__ void interchange_outside(S *a, const FactorRun &G, int steps, const int *rows) {
-  const int outside = G.panel_at + G.columns_right;
+  const int outside = panel_outside_count(G);
   for (int t = threadIdx.x; t < outside; t += blockDim.x) {
-    const int c = t < G.panel_at ? t - G.panel_at : G.n + (t - G.panel_at);  // relative to the panel
+    const int c = panel_outside_column(G, t);
     for (int i = 0; i < steps; ++i) {
       const int r = rows[i];
       if (r == i) continue;

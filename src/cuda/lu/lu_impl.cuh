@@ -1,6 +1,7 @@
 // The device LU of one precision: one launch of one configuration of getrf or getri.
 // Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
 #pragma once
+#include "getrf_deferred_swaps.cuh"
 #include "getrf_getri_register.cuh"
 #include "getrf_panel.cuh"
 #include "getrf_register.cuh"
@@ -115,12 +116,16 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
       if constexpr (lu_panel_permute_staged(int(sizeof(S)), int(sizeof(CT))))
-        if (table_host && count == 1 && lu_panel_staged(kPrec, threads, table_host[0].panel_at + table_host[0].columns_right))
+        if (table_host && count == 1 && lu_panel_staged(kPrec, threads, panel_outside_count(table_host[0])))
           return go(getrf_panel<S, K, true, kPasses, true>, threads, units, K * threads * int(sizeof(CT)));
       return go(getrf_panel<S, K, true, kPasses>, threads, units, K * threads * int(sizeof(CT)));
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width, lu_panel_left_over_narrow)
+  }
+  if (config == kLuDeferredSwaps && getrf) {
+    const int rows = std::min(kLuDeferredMaxRows, table_host && count == 1 ? table_host[0].m : kLuDeferredMaxRows);
+    return go(getrf_deferred_swaps<S>, kLuDeferredThreads, units, kLuDeferredThreads / 32 * rows * int(sizeof(S)));
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

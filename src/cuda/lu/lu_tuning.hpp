@@ -20,6 +20,7 @@ enum LuConfig : int {
   kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
   kLuRegisterRows4, kLuRegisterLanes4,   // getrf of side 4 on that kernel: two rows a thread, or one row
+  kLuDeferredSwaps,  // blocked getrf's interchanges left for the end (getrf_deferred_swaps.cuh)
   kLuConfigs
 };
 constexpr int kLuRegisterMax = 32;
@@ -552,6 +553,10 @@ constexpr bool lu_panel_staged_takes(int threads, int outside, int max_outside) 
 //   r64 65 1.81 -> 1.76, 100 1.93 -> 1.90, 144 2.14 -> 2.15, 257 3.49 -> 3.48
 // so in every precision (BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1 or 2 forces it on or off, lu.cu).
 constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
+// getrf_deferred_swaps (BLAS_BATCHED_LU_DEFER_LEFT_SWAPS, an experiment): threads a block, and
+// the most rows getrf_blocked defers for (its gathers and moves in static shared memory).
+constexpr int kLuDeferredThreads = 128;
+constexpr int kLuDeferredMaxRows = 512;
 // The configuration of a panel of that many rows and columns on the panel kernel of width nb
 // (blocked getrf's width, or kLuPanelNarrowWidth for the columns left over).
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {

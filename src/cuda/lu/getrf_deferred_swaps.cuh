@@ -1,0 +1,62 @@
+// The interchanges blocked getrf leaves for the end (FactorRun::columns_left,
+// BLAS_BATCHED_LU_DEFER_LEFT_SWAPS): a run's n columns take ipiv's first `interchanges` pivots
+// (counted from row panel_at of the whole matrix; A and ipiv moved there), composed first into
+// one gather per problem (row r takes row from[r]) so that each moved element is read and
+// written once, where the panels moved it once per panel.
+#pragma once
+#include "lu_common.cuh"
+
+namespace bb::cuda {
+
+// A block a problem; a warp a column, its moved elements through the warp's m elements of
+// dynamic shared memory (kLuDeferredThreads / 32 * m * sizeof(S) bytes).
+template <class S>
+__global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const __grid_constant__ FactorLaunch L) {
+  constexpr int kWarps = kLuDeferredThreads / 32;
+  __shared__ int from[kLuDeferredMaxRows];
+  __shared__ int pivot[kLuDeferredMaxRows];
+  __shared__ int2 moves[kLuDeferredMaxRows];
+  __shared__ int move_count;
+  extern __shared__ __align__(16) unsigned char deferred_shared[];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
+    const FactorRun &G = run_of<1>(L, u);
+    const int64_t p = u - G.unit_begin;
+    S *a = operand_at<S>(G.A, p);
+    const int *piv = operand_at<int>(G.ipiv, p);
+    if (!a || !piv) continue;  // the whole block moves on
+    const int m = G.m < kLuDeferredMaxRows ? G.m : kLuDeferredMaxRows;
+    const int steps = G.interchanges < m ? G.interchanges : m;
+    for (int r = threadIdx.x; r < m; r += blockDim.x) {
+      from[r] = r;
+      if (r < steps) pivot[r] = piv[r] - 1 - G.panel_at;
+    }
+    if (threadIdx.x == 0) move_count = 0;
+    __syncthreads();
+    if (threadIdx.x == 0)
+      for (int i = 0; i < steps; ++i) {
+        // A NULL problem of device pointer arrays computes in scratch: a pivot outside its rows is not followed.
+        const int j = pivot[i];
+        if (j <= i || j >= m) continue;
+        const int t = from[i];
+        from[i] = from[j], from[j] = t;
+      }
+    __syncthreads();
+    for (int r = threadIdx.x; r < m; r += blockDim.x)
+      if (from[r] != r) moves[atomicAdd(&move_count, 1)] = make_int2(r, from[r]);
+    __syncthreads();
+    const int count = move_count;
+    S *buffer = reinterpret_cast<S *>(deferred_shared) + warp * m;
+    const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
+    for (int c = warp; c < G.n; c += kWarps) {
+      S *line = a + c * column_step;
+      for (int k = lane; k < count; k += 32) buffer[k] = line[moves[k].y * row_step];
+      __syncwarp();
+      for (int k = lane; k < count; k += 32) line[moves[k].x * row_step] = buffer[k];
+      __syncwarp();
+    }
+    __syncthreads();  // shared memory is the next problem's
+  }
+}
+
+}  // namespace bb::cuda

@@ -39,8 +39,8 @@ struct FactorRun {
   // getrf's blocked algorithm (lu/getrf_blocked): the run is the panel of the whole matrix at
   // row and column panel_at (A and ipiv already moved there). Its pivots and info codes count
   // from the whole matrix's first row, a code goes only where none is yet (an earlier panel's,
-  // or a NULL problem's), and its interchanges also apply to the panel_at columns before it and
-  // the columns_right after it.
+  // or a NULL problem's), and its interchanges also apply to the columns_left columns before it
+  // (below) and the columns_right after it.
   bool panel = false;
   int panel_at = 0, columns_right = 0;
   // Of the panel_at columns before the panel, the last columns_left take its interchanges; the

@@ -190,7 +190,8 @@ struct FactorAdapter {
   // the unblocked kernels have the same semantics). On device pointer
   // arrays they get the driver's checked copy, where a NULL problem's A and its ipiv or tau
   // lead to one scratch area: the blocks then compute there (garbage nobody reads; getrf's
-  // interchanges never read ipiv back, geqrf's T reads tau with no indexing by its values) and
+  // interchanges read ipiv back only in getrf_deferred_swaps, which follows no pivot outside the
+  // rows; geqrf's T reads tau with no indexing by its values) and
   // keep the problem's -k code.
   static int plan_config(const Group &d, const Segment &s, const Run &r) {
     if (vendor_takes(d, s) || r.getri_on_vendor) return kRunVendor;

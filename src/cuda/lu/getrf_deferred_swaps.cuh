@@ -29,7 +29,7 @@ __global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const
     const int steps = G.interchanges < m ? G.interchanges : m;
     for (int r = threadIdx.x; r < m; r += blockDim.x) {
       from[r] = r;
-      if (r < steps) pivot[r] = piv[r] - 1 - G.panel_at;
+      if (r < steps) pivot[r] = int(int64_t(piv[r]) - 1 - G.panel_at);  // 64-bit: garbage without overflow
     }
     if (threadIdx.x == 0) move_count = 0;
     __syncthreads();

@@ -23,14 +23,20 @@ namespace bb::cuda {
 // columns, one per pass of the block over the columns, before it writes any
 // (lu_panel_permute_passes). Row-major: lanes kLanes apart (one a column) read adjacent
 // elements of a row.
+// Lanes a column in both permutations, each with its share of the moved rows (a share of 32
+// registers spilled under the 128 that 512 threads a block leave).
+template <class S, int kMaxMoves>
+struct PermuteLanes {
+  static constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
+  static constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
+  static constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
+  static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
+};
+
 template <class S, int kMaxMoves, int kPasses>
 __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int count) {
-  // Lanes a column, each with its share of the moved rows (a share of 32 registers spilled under
-  // the 128 that 512 threads a block leave; a lane holds kPasses shares).
-  constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
-  constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
-  constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
-  static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0);
+  // A lane holds kPasses shares.
+  constexpr int kLanes = PermuteLanes<S, kMaxMoves>::kLanes, kShare = PermuteLanes<S, kMaxMoves>::kShare;
   const int outside = panel_outside_count(G), part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
   const int per_pass = blockDim.x / kLanes;  // blockDim.x: whole warps
@@ -65,11 +71,9 @@ __device__ void permute_outside(S *a, const FactorRun &G, const int2 *moves, int
 // flight at once without registers; then the writes from there.
 template <class S, int kMaxMoves, int kSlots>
 __device__ void permute_outside_staged(S *a, const FactorRun &G, const int2 *moves, int count, S *stage) {
-  constexpr int kLaneBytes = lu_panel_permute_lane_bytes(int(sizeof(real_t<typename dev<S>::C>)));
-  constexpr int kColumnBytes = int(sizeof(S)) * kMaxMoves;
-  constexpr int kLanes = kColumnBytes > kLaneBytes ? kColumnBytes / kLaneBytes : 1, kShare = kMaxMoves / kLanes;
+  constexpr int kLanes = PermuteLanes<S, kMaxMoves>::kLanes, kShare = PermuteLanes<S, kMaxMoves>::kShare;
   constexpr int kPasses = kSlots / kShare;
-  static_assert(kMaxMoves % kLanes == 0 && 32 % kLanes == 0 && kPasses >= 1);
+  static_assert(kPasses >= 1);
   const int outside = panel_outside_count(G), part = threadIdx.x % kLanes;
   const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
   const int per_pass = blockDim.x / kLanes, stride = blockDim.x;

@@ -44,7 +44,7 @@ struct FactorRun {
   bool panel = false;
   int panel_at = 0, columns_right = 0;
   // Of the panel_at columns before the panel, the last columns_left take its interchanges; the
-  // others' wait for one pass at the end (getrf_blocked, LU_DEFER_LEFT_SWAPS; columns_left =
+  // others' wait for one pass at the end (getrf_blocked, lu_deferred_swaps_takes; columns_left =
   // panel_at otherwise). A getrf_deferred_swaps run: the first `interchanges` pivots of ipiv
   // (counted from row panel_at of the whole matrix) on the run's n columns.
   int columns_left = 0, interchanges = 0;

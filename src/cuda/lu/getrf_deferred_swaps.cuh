@@ -1,5 +1,5 @@
 // The interchanges blocked getrf leaves for the end (FactorRun::columns_left,
-// BLAS_BATCHED_LU_DEFER_LEFT_SWAPS): a run's n columns take ipiv's first `interchanges` pivots
+// lu_deferred_swaps_takes): a run's n columns take ipiv's first `interchanges` pivots
 // (counted from row panel_at of the whole matrix; A and ipiv moved there), composed first into
 // one gather per problem (row r takes row from[r]) so that each moved element is read and
 // written once, where the panels moved it once per panel.

@@ -149,11 +149,11 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   static const int forced_outer = tuning_env("BLAS_BATCHED_LU_OUTER_WIDTH");
   const int asked = forced_outer ? std::min(forced_outer, 1 << 16) : lu_blocked_outer_width(p, std::max(m, n));
   const int outer = (std::max(asked, nb) + nb - 1) / nb * nb;
-  // BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1: the columns left of an outer block, which nothing reads
-  // again, take its interchanges in one pass at the end (getrf_deferred_swaps) instead of in
-  // every panel (experiment; read once; matrices of up to kLuDeferredMaxRows rows).
-  static const int defer_env = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
-  const bool defer_left = defer_env == 1 && m <= kLuDeferredMaxRows;
+  // The columns left of an outer block, which nothing reads again, take the interchanges below
+  // it in one pass at the end (getrf_deferred_swaps) instead of in every later panel
+  // (lu_deferred_swaps_takes). BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1 / 2 forces it on / off (read once).
+  static const int forced_defer = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
+  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(mn, outer));
   int outer_at = 0;  // the current outer block's first column
   // A11 = P L11 U11 by the panel kernel, interchanges across the row (defer_left: from the outer
   // block's first column); then U12 = L11^-1 A12 and A22 -= A21 U12 on the `right` columns

@@ -553,8 +553,24 @@ constexpr bool lu_panel_staged_takes(int threads, int outside, int max_outside) 
 //   r64 65 1.81 -> 1.76, 100 1.93 -> 1.90, 144 2.14 -> 2.15, 257 3.49 -> 3.48
 // so in every precision (BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1 or 2 forces it on or off, lu.cu).
 constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
-// getrf_deferred_swaps (BLAS_BATCHED_LU_DEFER_LEFT_SWAPS, an experiment): threads a block, and
-// the most rows getrf_blocked defers for (its gathers and moves in static shared memory).
+// Blocked getrf's interchanges on the columns left of an outer block: in every later panel, or
+// deferred to one pass per outer block at the end (getrf_deferred_swaps: each moved element read
+// and written once). Measured on the H200 (s48, env A/B, strided, about 1 GB, kernel ms in panels
+// / deferred; the narrower outer block first; bench/results/lu-deferred-swaps-ab-NVIDIA-H200-s48.txt):
+//   c64 65 1.874 / 1.882, 72 1.681 / 1.698, 80 1.570 / 1.564, 96 1.773 / 1.775, 128 1.933 / 1.926,
+//       192 2.640 / 2.604, 384 4.414 / 4.202, 512 5.298 / 5.132
+//   r64 65 1.780 / 1.769, 80 1.502 / 1.459, 96 1.475 / 1.404, 192 2.304 / 2.126, 512 4.117 / 3.996
+//   c32 65 1.839 / 1.878, 72 1.631 / 1.644, 96 1.561 / 1.544, 192 2.541 / 2.461, 512 5.517 / 5.346
+//   r32 65 2.115 / 2.147, 72 1.845 / 1.874, 96 1.750 / 1.711, 192 2.739 / 2.557, 512 5.237 / 4.956
+//   r16 65 3.933 / 3.971, 96 3.343 / 3.220, 256 5.530 / 4.795, 512 7.582 / 6.608
+//   c16 65 6.341 / 6.428, 96 4.407 / 4.355, 256 8.113 / 7.861, 512 14.193 / 13.756
+// (a first outer block of 1..16 columns, the narrower one, followed only by the last: its own pass
+// costs more than the panels' did), so deferred where the matrix has at least kLuDeferredMinColumns
+// columns beyond one outer block's width.
+constexpr int kLuDeferredMinColumns = 32;
+constexpr bool lu_deferred_swaps_takes(int mn, int outer) { return mn - outer >= kLuDeferredMinColumns; }
+// getrf_deferred_swaps: threads a block, and the most rows getrf_blocked defers for (its gathers
+// and moves in static shared memory).
 constexpr int kLuDeferredThreads = 128;
 constexpr int kLuDeferredMaxRows = 512;
 // The configuration of a panel of that many rows and columns on the panel kernel of width nb

@@ -153,7 +153,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // it in one pass at the end (getrf_deferred_swaps) instead of in every later panel
   // (lu_deferred_swaps_takes). BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1 / 2 forces it on / off (read once).
   static const int forced_defer = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
-  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(mn, outer));
+  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(p, mn, outer));
   int outer_at = 0;  // the current outer block's first column
   // A11 = P L11 U11 by the panel kernel, interchanges across the row (defer_left: from the outer
   // block's first column); then U12 = L11^-1 A12 and A22 -= A21 U12 on the `right` columns

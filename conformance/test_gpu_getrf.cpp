@@ -776,20 +776,20 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // either side of the narrow panels' end at 49 in r16, r32, r64 and c64; 1..16 columns left over
 // from a run of 32-wide panels on the 16-wide kernel at 65, 80, 97, 100 and 129; the staged
 // permutation in panels of up to 160 rows; outer blocks of 64 and panels with remainders first;
-// the interchanges left of an outer block deferred to the end from 97 on (c64 from 129), not at
-// 65..88: lu_deferred_swaps_takes).
+// the interchanges left of an outer block deferred to the end in column-major from 97 on (c64
+// from 129), not at 65..88: lu_deferred_swaps_takes).
 template <class T>
 std::vector<int> blocked_orders() {
+  if (is_quad<T>) return gpu::reduced() ? std::vector<int>{40, 65} : std::vector<int>{33, 40};
   if (gpu::reduced()) return {40, 65, 100};
-  if (is_quad<T>) return {33, 40};
   return {33, 48, 56, 64, 80, 88, 97, 100, 129};
 }
 template <class T>
 std::vector<std::pair<int, int>> blocked_rects() {
   if (gpu::reduced() || is_quad<T>) return {{40, 33}, {33, 40}};
   // Panels taller than the register panel kernel takes: the shared kernel's panel mode (600), in
-  // global memory for c64 (1200).
-  return {{100, 33}, {33, 100}, {300, 7}, {7, 300}, {600, 100}, {100, 600}, {1200, 20}, {64, 40}};
+  // global memory for c64 (1200); a tall matrix whose left interchanges are deferred (300 x 100).
+  return {{100, 33}, {33, 100}, {300, 7}, {7, 300}, {600, 100}, {100, 600}, {1200, 20}, {64, 40}, {300, 100}};
 }
 // Problems per group: non-round counts, a few groups with many problems (several per warp and
 // block), one or two for the large orders.

@@ -153,17 +153,23 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // it in one pass at the end (getrf_deferred_swaps) instead of in every later panel
   // (lu_deferred_swaps_takes). BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1 / 2 forces it on / off (read once).
   static const int forced_defer = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
-  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(p, mn, outer));
+  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(p, rm, mn, outer));
   int outer_at = 0;  // the current outer block's first column
+  // The run on the matrix's rows from `row` down and `columns` columns from `column`, ipiv
+  // from `row`: a panel, or a deferred pass.
+  auto sub_run = [&](int row, int column, int columns) {
+    FactorRun sub = r;
+    sub.unit_begin = 0;
+    sub.m = m - row, sub.n = columns;
+    sub.A = moved(r.A, at(row, column), elem);
+    sub.ipiv = moved(r.ipiv, row, int(sizeof(int)));
+    return sub;
+  };
   // A11 = P L11 U11 by the panel kernel, interchanges across the row (defer_left: from the outer
   // block's first column); then U12 = L11^-1 A12 and A22 -= A21 U12 on the `right` columns
   // after the block.
   auto factor_panel = [&](int k, int jb) {
-    FactorRun panel = r;
-    panel.unit_begin = 0;
-    panel.m = m - k, panel.n = jb;
-    panel.A = moved(r.A, at(k, k), elem);
-    panel.ipiv = moved(r.ipiv, k, int(sizeof(int)));
+    FactorRun panel = sub_run(k, k, jb);
     panel.panel = true, panel.panel_at = k, panel.columns_right = n - k - jb;
     panel.columns_left = defer_left ? k - outer_at : k;
     const int kernel_width = jb <= kLuPanelNarrowWidth && lu_panel_left_over_narrow(p) ? kLuPanelNarrowWidth : nb;
@@ -214,11 +220,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   return blocks(0, mn, outer, [&](int k, int ob) {
     const int below = k + ob;
     if (below >= mn) return s.status();
-    FactorRun d = r;
-    d.unit_begin = 0;
-    d.m = m - below, d.n = ob;
-    d.A = moved(r.A, at(below, k), elem);
-    d.ipiv = moved(r.ipiv, below, int(sizeof(int)));
+    FactorRun d = sub_run(below, k, ob);
     d.panel_at = below, d.interchanges = mn - below;
     return lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, &d, nullptr, nullptr, 1, lu_units(d, kLuDeferredSwaps));
   });

@@ -88,7 +88,8 @@ bool lu_getrf_native_solver(DevPrec p, int n, int64_t problems);
 bool lu_blocked(DevPrec p, int m, int n);
 // getrf of one run by panels on the session's stream: the panel kernel, the trsm core on the
 // block row of U, the gemm core on the trailing matrix, on sub-blocks of the run's own operands
-// (no upload, no workspace). No sync.
+// (no upload, no workspace); where lu_deferred_swaps_takes, the interchanges on the columns left
+// of an outer block in a pass at the end (getrf_deferred_swaps). No sync.
 int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend);
 // The inverse in one call of one run whose getrf is blocked: getrf_blocked, then getri_blocked
 // where getri's call would block (lu_getri_blocked), else getri's kernel, on the factors with the

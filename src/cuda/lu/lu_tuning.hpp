@@ -565,12 +565,14 @@ constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 //   r16 65 3.933 / 3.971, 96 3.343 / 3.220, 256 5.530 / 4.795, 512 7.582 / 6.608
 //   c16 65 6.341 / 6.428, 96 4.407 / 4.355, 256 8.113 / 7.861, 512 14.193 / 13.756
 // (a first outer block of 1..16 columns, the narrower one, followed only by the last: its own pass
-// costs more than the panels' did; c64 at 96 and 112 too: 1.766 / 1.800, 1.773 / 1.775 and
-// 1.776 / 1.794 over three runs at 96, 1.937 / 1.950 at 112), so deferred where the matrix has at
-// least kLuDeferredMinColumns columns beyond one outer block's width, in c64 twice that.
+// costs more than the panels' did, but in r64, which gains at 80 too, 1.502 / 1.459; c64 at 96
+// and 112 loses: 1.766 / 1.800, 1.773 / 1.775 and 1.776 / 1.794 over three runs at 96, 1.937 /
+// 1.950 at 112), so deferred where the matrix has at least kLuDeferredMinColumns columns beyond
+// one outer block's width, in c64 twice that. Column-major only: the pass takes a warp a column,
+// which strides by ld in row-major (the bench has no row-major rows; not measured).
 constexpr int kLuDeferredMinColumns = 32;
-constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
-  return mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;
+constexpr bool lu_deferred_swaps_takes(DevPrec p, bool row_major, int mn, int outer) {
+  return !row_major && mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;
 }
 // getrf_deferred_swaps: threads a block, and the most rows getrf_blocked defers for (its gathers
 // and moves in static shared memory).

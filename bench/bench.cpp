@@ -96,6 +96,7 @@ struct Options {
   double gb = 0;           // matrix data per call when --batch is not given (0: mode default)
   int reps = 0;            // 0: mode default
   bool check = false;
+  bool row_major = false;  // device getrf, getrf_getri: the library's rows in BLAS_RowMajor
   bool mixed = false;      // all sizes as groups of one call
   long groups = 1;         // --groups G (G > 1 sets mixed)
   bool one_per_group = false;   // every problem its own group
@@ -216,6 +217,9 @@ Lists are comma-separated; [...] is the default.
                     least double's: about 10 or less is right. getrf, getri, potrf and geqrf
                     rows, and gemm's native-devptr, also need info all 0 (cublas-direct geqrf:
                     its one host info)  [off: error empty]
+  --row-major       device mode, getrf and getrf_getri: the library's rows call with
+                    BLAS_RowMajor (the same data; --check transposes for getrf's residual);
+                    cublas-direct rows stay column-major. Rows: layout strided/row-major  [off]
   --mixed           all sizes as the groups of one call (each 1/G of --gb, or --batch each)
                     [off]
   --groups G        the same as --mixed; G must be the number of sizes (1: no effect)  [1]
@@ -437,6 +441,7 @@ Options parse(int argc, char **argv) {
     }
     else if (a == "--reps") o.reps = int(to_long(a, val(), 1, 1000000));
     else if (a == "--check") o.check = true;
+    else if (a == "--row-major") o.row_major = true;
     else if (a == "--mixed") o.mixed = true;
     else if (a == "--groups") groups = to_long(a, val(), 1, 0x7fffffffL);
     else if (a == "--one-per-group") o.one_per_group = true;
@@ -477,6 +482,11 @@ Options parse(int argc, char **argv) {
       if (has(o.backends, b))
         throw Usage(std::string("--variable-sizes: ") + b +
                     " takes one order per call (native, native-devptr, vendor, vendor-grouped)");
+  }
+  if (o.row_major) {
+    if (o.device == "host") throw Usage("--row-major: device mode only, not with --device host");
+    for (const std::string &r : o.routines)
+      if (r != "getrf" && r != "getrf_getri") throw Usage("--row-major: --routine getrf or getrf_getri only, got " + r);
   }
   if (o.nb_loop) {  // one strided call shape, timed as a loop: its own rows, its own backends
     if (o.device == "host") throw Usage("--nonblocking-loop: device mode only, not with --device host");
@@ -2249,6 +2259,7 @@ struct FactDevCase {
   long pool_count = 0;
   BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row (--uplo)
   BLAS_Side side = BLAS_Left;          // trsm, trmm (--side)
+  BLAS_Layout layout = BLAS_ColMajor;  // getrf, getrf_getri: the library's calls (--row-major)
 
   void set_routine(const std::string &r) {
     routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf", inverse = r == "getrf_getri";
@@ -2300,7 +2311,7 @@ struct FactDevCase {
     fill();
     if (getri) {  // its inputs: the library's factors of the pool, made once; its pivots are only read
       setenv("BLAS_BATCHED_BACKEND", "native", 1);
-      const int rc = Api<T>::getrf_strided(BLAS_ColMajor, n, n, pristine, n, int64_t(nn()), piv, n, count, info.data());
+      const int rc = Api<T>::getrf_strided(layout, n, n, pristine, n, int64_t(nn()), piv, n, count, info.data());
       unsetenv("BLAS_BATCHED_BACKEND");
       if (rc != 0) return "the library's getrf of getri's inputs " + rc_text(rc);
       for (int s = 1; s < rot; ++s)
@@ -2419,22 +2430,22 @@ struct FactDevCase {
     const int N = n, cnt = count;
     T **A0 = pa[s].data();
     if (tri) return tri_call(pt[s].data(), A0, info.data());
-    if (getri) return Api<T>::getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
-    if (inverse) return Api<T>::getrf_getri(BLAS_ColMajor, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
+    if (getri) return Api<T>::getri(layout, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
+    if (inverse) return Api<T>::getrf_getri(layout, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, A0, &N, 1, &cnt, info.data());
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, A0, &N, pt[s].data(), 1, &cnt, info.data());
-    return Api<T>::getrf(BLAS_ColMajor, &N, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
+    return Api<T>::getrf(layout, &N, &N, A0, &N, pp[s].data(), 1, &cnt, info.data());
   }
   int devptr_call(int s) {
     const int N = n, cnt = count;
     const std::size_t at = std::size_t(s) * total;
     T **dA = dpa + at;
     if (tri) return tri_call(dpt + at, dA, dinfo);
-    if (getri) return Api<T>::getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
-    if (inverse) return Api<T>::getrf_getri(BLAS_ColMajor, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
+    if (getri) return Api<T>::getri(layout, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
+    if (inverse) return Api<T>::getrf_getri(layout, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
     if (potrf) return Api<T>::potrf(BLAS_ColMajor, &lower, &N, dA, &N, 1, &cnt, dinfo);
     if (geqrf) return Api<T>::geqrf(BLAS_ColMajor, &N, &N, dA, &N, dpt + at, 1, &cnt, dinfo);
-    return Api<T>::getrf(BLAS_ColMajor, &N, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
+    return Api<T>::getrf(layout, &N, &N, dA, &N, dpp + at, 1, &cnt, dinfo);
   }
   int strided_call(int s) {
     const int64_t st = int64_t(nn());
@@ -2443,20 +2454,20 @@ struct FactDevCase {
       return f(BLAS_ColMajor, side, BLAS_Lower, BLAS_NoTrans, BLAS_NonUnit, n, n, &alpha, Tri(s), n, st, B(s), n, st,
                count, info.data());
     }
-    if (getri) return Api<T>::getri_strided(BLAS_ColMajor, n, A(s), n, st, P(s), n, count, info.data());
+    if (getri) return Api<T>::getri_strided(layout, n, A(s), n, st, P(s), n, count, info.data());
     if (potrf) return Api<T>::potrf_strided(BLAS_ColMajor, lower, n, A(s), n, st, count, info.data());
     if (geqrf) return Api<T>::geqrf_strided(BLAS_ColMajor, n, n, A(s), n, st, Tau(s), n, count, info.data());
-    return Api<T>::getrf_strided(BLAS_ColMajor, n, n, A(s), n, st, P(s), n, count, info.data());
+    return Api<T>::getrf_strided(layout, n, n, A(s), n, st, P(s), n, count, info.data());
   }
   // getrf_getri's native-two-calls row: getrf then getri through the group API, as the
   // native row's arrays; first_call_ms: getrf's device time, which the row's kernel time adds.
   double first_call_ms = -1;
   int two_calls(int s) {
     const int N = n, cnt = count;
-    const int rc = Api<T>::getrf(BLAS_ColMajor, &N, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
+    const int rc = Api<T>::getrf(layout, &N, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
     if (rc < 0) return rc;
     first_call_ms = blas_batched_last_device_ms();
-    return Api<T>::getri(BLAS_ColMajor, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
+    return Api<T>::getri(layout, &N, pa[s].data(), &N, pp[s].data(), 1, &cnt, info.data());
   }
   // trsm / trmm through the group API: uplo Lower, NoTrans, NonUnit, m = n.
   int tri_call(T **tri_a, T **b, int *inf) {
@@ -2511,7 +2522,9 @@ struct FactDevCase {
   // chol_residual or qr_residual. `why`: the call failed, an info is not 0, a pivot is out of
   // range. Set 0 is restored afterwards.
   template <class Call>
-  double check(Gpu &gpu, Call call, InfoAt at, std::string &why) {
+  // row_major: the call was the library's in BLAS_RowMajor, so getrf's factors are checked on the
+  // transposes (the inverse needs none: A^T inv(A)^T = I).
+  double check(Gpu &gpu, Call call, InfoAt at, bool row_major, std::string &why) {
     if (at == InfoAt::device) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
     else if (at == InfoAt::host) std::fill(info.begin(), info.end(), -1);
     if (geqrf) CUDA_OK(cudaMemsetAsync(tau, 0xff, set_vec * sizeof(T), gpu.stream));  // set 0's
@@ -2554,6 +2567,17 @@ struct FactDevCase {
           const double err = tri_residual(n, a0.data(), A0, x.data(), alpha, solve, side == BLAS_Right, eps);
           if (!(err <= worst)) worst = err;
           continue;
+        }
+        std::vector<T> a0t;
+        if (row_major && !getri && !inverse) {  // getrf's: P A = L U of the row-major matrices
+          a0t.resize(nn());
+          std::vector<T> xt(nn());
+          for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+              a0t[j + std::size_t(i) * n] = A0[i + std::size_t(j) * n];
+              xt[j + std::size_t(i) * n] = x[i + std::size_t(j) * n];
+            }
+          x.swap(xt), A0 = a0t.data();
         }
         const double err = getri || inverse ? inverse_residual(n, A0, x.data(), eps)
                            : potrf ? chol_residual(n, A0, x.data(), eps, lower == BLAS_Upper)
@@ -2615,6 +2639,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
 #endif
   FactDevCase<T> c;
   c.set_routine(routine), c.n = n, c.count = count, c.side = o.side, c.lower = o.uplo;
+  if (o.row_major) c.layout = BLAS_RowMajor;
   std::string why = c.setup(gpu, cublas || has(backends, "native-devptr"), cublas && (getri || inverse));
   if (!why.empty()) {
     std::fprintf(stderr, "%s: skipped, %s\n", label.c_str(), why.c_str());
@@ -2675,7 +2700,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     Row row;
     row.device = gpu.name, row.routine = routine, row.prec = prec, row.backend = backend;
     row.n = n, row.sizes = std::to_string(n), row.batch = c.total, row.groups = 1, row.tag = o.tag;
-    row.layout = "strided", row.rot = c.rot, row.reps = int(t.size());
+    row.layout = c.layout == BLAS_RowMajor && !cub ? "strided/row-major" : "strided", row.rot = c.rot, row.reps = int(t.size());
     set_device_timing(row, gpu, t, kt, fl, total_bytes, strided ? sfloor : devptr ? dfloor : floor, partial_kernel);
     if (!alone.empty())
       add_note(row, std::string(inverse ? "getrfBatched, " : "") +
@@ -2690,7 +2715,7 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     if (o.check) {
       using InfoAt = typename FactDevCase<T>::InfoAt;
       const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf || c.tri ? InfoAt::none : InfoAt::device;
-      row.error = c.check(gpu, call, at, why);
+      row.error = c.check(gpu, call, at, c.layout == BLAS_RowMajor && !cub, why);
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s: check failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
         add_note(row, "check failed: " + why);  // the row carries it too: the call ran but is wrong
@@ -2770,6 +2795,7 @@ int run(int argc, char **argv) {
   if (o.var_hi && !use_gpu)
     throw Usage("--variable-sizes: device mode only, and gemm runs in host mode here (--device host, or no usable GPU)");
   if (o.nb_loop && !use_gpu) throw Usage("--nonblocking-loop: device mode only, and there is no usable GPU here");
+  if (o.row_major && !use_gpu) throw Usage("--row-major: device mode only, and there is no usable GPU here");
 #if BB_BENCH_CUDA
   if (o.nb_loop && !&blas_batched_set_blocking) {
     std::fprintf(stderr, "blas_batched_bench: --nonblocking-loop: the library lacks blas_batched_set_blocking "

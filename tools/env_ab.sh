@@ -5,7 +5,8 @@
 #   VARIANTS="name:VAR=val,VAR=val ..." (name alone: no setting), e.g.
 #     VARIANTS="unrolled:BLAS_BATCHED_LU_ROLLED_MIN=33 rolled:BLAS_BATCHED_LU_ROLLED_MIN=17"
 #   ROUTINE (getrf), PRECS (c64 c32), SIZES (17,20,24,28,32), BACKEND (native-strided; the
-#   inverse in one call needs native-devptr), VENDOR=1: a cublas-direct row too.
+#   inverse in one call needs native-devptr), VENDOR=1: a cublas-direct row too, BENCH_ARGS: more
+#   bench options on every run (e.g. --row-major).
 # From the device tool: export BUILD=$PWD/build-gpu; source .devdeps/device-env.sh;
 # PREBUILT=.prebuilt/a.tar.xz bash tools/gpu-check.sh none; then this script (carry .devdeps,
 # .prebuilt). CSVs and logs: $OUT/env-ab-<routine>-<gpu>.tgz. Exits 1 when a run or --check fails.
@@ -22,7 +23,7 @@ rc=0
 run() {  # name backend [VAR=val ...]
   local name=$1 backend=$2; shift 2
   for p in ${PRECS:-c64 c32}; do
-    env "$@" "$bench" --routine "$routine" --prec "$p" --sizes "$sizes" --device gpu --reps 5 \
+    env "$@" "$bench" --routine "$routine" --prec "$p" --sizes "$sizes" --device gpu --reps 5 ${BENCH_ARGS:-} \
       $([ "$backend" = cublas-direct ] || echo --check) --backend "$backend" --csv "$dir/v-$name-$p.csv" > "$dir/v-$name-$p.log" 2>&1 ||
       { echo "$name $p: the bench failed"; rc=1; }
     # A row skipped on a device error is a failure (the potrf rolled A/B of s32 hid one that way).

@@ -8,8 +8,9 @@
 
 namespace bb::cuda {
 
-// A block a problem; a warp a column, its moved elements through the warp's m elements of
-// dynamic shared memory (kLuDeferredThreads / 32 * m * sizeof(S) bytes).
+// A block a problem, kLuDeferredThreads / 32 * m elements of dynamic shared memory: in
+// column-major a warp a column, its moved elements through the warp's m elements; in row-major
+// the block along the moved rows, a chunk of columns at a time.
 template <class S>
 __global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const __grid_constant__ FactorLaunch L) {
   constexpr int kWarps = kLuDeferredThreads / 32;
@@ -46,14 +47,31 @@ __global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const
       if (from[r] != r) moves[atomicAdd(&move_count, 1)] = make_int2(r, from[r]);
     __syncthreads();
     const int count = move_count;
-    S *buffer = reinterpret_cast<S *>(deferred_shared) + warp * m;
-    const int64_t row_step = G.row_major ? G.A.ld : 1, column_step = G.row_major ? 1 : G.A.ld;
-    for (int c = warp; c < G.n; c += kWarps) {
-      S *line = a + c * column_step;
-      for (int k = lane; k < count; k += 32) buffer[k] = line[moves[k].y * row_step];
-      __syncwarp();
-      for (int k = lane; k < count; k += 32) line[moves[k].x * row_step] = buffer[k];
-      __syncwarp();
+    if (G.row_major) {
+      // Rows are contiguous: the block moves chunks of `width` columns of every moved row, lanes
+      // along the row, the chunk's reads in shared memory before its writes (count <= m, so at
+      // least 4 columns fit in the kWarps * m elements).
+      S *stage = reinterpret_cast<S *>(deferred_shared);
+      int width = 32;
+      while (width > 1 && width * count > kWarps * m) width /= 2;
+      for (int first = 0; first < G.n; first += width) {
+        const int w = G.n - first < width ? G.n - first : width;
+        for (int i = threadIdx.x; i < count * width; i += blockDim.x)
+          if (i % width < w) stage[i] = a[int64_t(moves[i / width].y) * G.A.ld + first + i % width];
+        __syncthreads();
+        for (int i = threadIdx.x; i < count * width; i += blockDim.x)
+          if (i % width < w) a[int64_t(moves[i / width].x) * G.A.ld + first + i % width] = stage[i];
+        __syncthreads();
+      }
+    } else {  // column-major: a warp a column, through the warp's m elements
+      S *buffer = reinterpret_cast<S *>(deferred_shared) + warp * m;
+      for (int c = warp; c < G.n; c += kWarps) {
+        S *line = a + int64_t(c) * G.A.ld;
+        for (int k = lane; k < count; k += 32) buffer[k] = line[moves[k].y];
+        __syncwarp();
+        for (int k = lane; k < count; k += 32) line[moves[k].x] = buffer[k];
+        __syncwarp();
+      }
     }
     __syncthreads();  // shared memory is the next problem's
   }

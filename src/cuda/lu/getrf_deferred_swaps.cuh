@@ -48,19 +48,20 @@ __global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const
     __syncthreads();
     const int count = move_count;
     if (G.row_major) {
-      // Rows are contiguous: the block moves chunks of `width` columns of every moved row, lanes
-      // along the row, the chunk's reads in shared memory before its writes (count <= m, so at
-      // least 4 columns fit in the kWarps * m elements).
+      // Rows are contiguous: the block moves chunks of `width` columns (a power of two, no wider
+      // than needed) of every moved row, lanes along the row, the chunk's reads in shared memory
+      // before its writes (count <= m, so at least 4 columns fit in the kWarps * m elements).
       S *stage = reinterpret_cast<S *>(deferred_shared);
       int width = 32;
-      while (width > 1 && width * count > kWarps * m) width /= 2;
-      for (int first = 0; first < G.n; first += width) {
+      while (width > 1 && (width * count > kWarps * m || width / 2 >= G.n)) width /= 2;
+      const int shift = __ffs(width) - 1;
+      for (int first = 0; count && first < G.n; first += width) {
         const int w = G.n - first < width ? G.n - first : width;
         for (int i = threadIdx.x; i < count * width; i += blockDim.x)
-          if (i % width < w) stage[i] = a[int64_t(moves[i / width].y) * G.A.ld + first + i % width];
+          if ((i & (width - 1)) < w) stage[i] = a[int64_t(moves[i >> shift].y) * G.A.ld + first + (i & (width - 1))];
         __syncthreads();
         for (int i = threadIdx.x; i < count * width; i += blockDim.x)
-          if (i % width < w) a[int64_t(moves[i / width].x) * G.A.ld + first + i % width] = stage[i];
+          if ((i & (width - 1)) < w) a[int64_t(moves[i >> shift].x) * G.A.ld + first + (i & (width - 1))] = stage[i];
         __syncthreads();
       }
     } else {  // column-major: a warp a column, through the warp's m elements

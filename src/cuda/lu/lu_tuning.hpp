@@ -568,8 +568,8 @@ constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 // costs more than the panels' did, but in r64, which gains at 80 too, 1.502 / 1.459; c64 at 96
 // and 112 loses: 1.766 / 1.800, 1.773 / 1.775 and 1.776 / 1.794 over three runs at 96, 1.937 /
 // 1.950 at 112), so deferred where the matrix has at least kLuDeferredMinColumns columns beyond
-// one outer block's width, in c64 twice that. Column-major only: the pass takes a warp a column,
-// which strides by ld in row-major (the bench has no row-major rows; not measured).
+// one outer block's width, in c64 twice that. Column-major only: row-major (the pass along the
+// moved rows there, bench --row-major) is not measured yet.
 constexpr int kLuDeferredMinColumns = 32;
 constexpr bool lu_deferred_swaps_takes(DevPrec p, bool row_major, int mn, int outer) {
   return !row_major && mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;

@@ -216,14 +216,28 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     return update(k, ob, n - k - ob);
   });
   if (!defer_left || s.status()) return s.status();
-  // Each outer block's columns take the interchanges of the rows below it.
-  return blocks(0, mn, outer, [&](int k, int ob) {
+  // Each outer block's columns take the interchanges of the rows below it. The blocks' columns
+  // are disjoint, so their passes share launches, up to kFactorInlineRuns runs each.
+  FactorRun passes[kFactorInlineRuns];
+  int count = 0;
+  int64_t units = 0;
+  auto launch_passes = [&]() {
+    const int runs = count;
+    const int64_t all = units;
+    count = 0, units = 0;
+    return runs ? lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, passes, nullptr, nullptr, runs, all) : s.status();
+  };
+  blocks(0, mn, outer, [&](int k, int ob) {
     const int below = k + ob;
     if (below >= mn) return s.status();
-    FactorRun d = sub_run(below, k, ob);
+    FactorRun &d = passes[count++] = sub_run(below, k, ob);
     d.panel_at = below, d.interchanges = mn - below;
-    return lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, &d, nullptr, nullptr, 1, lu_units(d, kLuDeferredSwaps));
+    d.unit_begin = units;
+    units += lu_units(d, kLuDeferredSwaps);
+    return count == kFactorInlineRuns ? launch_passes() : s.status();
   });
+  if (s.status()) return s.status();
+  return launch_passes();
 }
 
 // getri's part as getri's call would run it (SPEC.md 9.4: the two calls' bits).

@@ -124,7 +124,9 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width, lu_panel_left_over_narrow)
   }
   if (config == kLuDeferredSwaps && getrf) {
-    const int rows = std::min(kLuDeferredMaxRows, table_host && count == 1 ? table_host[0].m : kLuDeferredMaxRows);
+    int rows = table_host ? 0 : kLuDeferredMaxRows;  // the runs' tallest (several outer blocks in one launch)
+    for (int i = 0; table_host && i < count; ++i) rows = std::max(rows, table_host[i].m);
+    rows = std::min(kLuDeferredMaxRows, rows);
     return go(getrf_deferred_swaps<S>, kLuDeferredThreads, units, kLuDeferredThreads / 32 * rows * int(sizeof(S)));
   }
   if (config == kLuGlobal)

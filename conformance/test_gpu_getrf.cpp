@@ -776,7 +776,7 @@ std::vector<std::pair<int, int>> rect_shapes() {
 // either side of the narrow panels' end at 49 in r16, r32, r64 and c64; 1..16 columns left over
 // from a run of 32-wide panels on the 16-wide kernel at 65, 80, 97, 100 and 129; the staged
 // permutation in panels of up to 160 rows; outer blocks of 64 and panels with remainders first;
-// the interchanges left of an outer block deferred to the end in column-major from 97 on (c64
+// the interchanges left of an outer block deferred to the end from 97 on in either layout (c64
 // from 129), not at 65..88: lu_deferred_swaps_takes).
 template <class T>
 std::vector<int> blocked_orders() {

@@ -8,7 +8,8 @@
 
 namespace bb::cuda {
 
-// A block a problem, kLuDeferredThreads / 32 * m elements of dynamic shared memory: in
+// A block a problem, kLuDeferredThreads / 32 * m elements of dynamic shared memory (sized for the
+// launch's tallest run: one launch takes several outer blocks' passes): in
 // column-major a warp a column, its moved elements through the warp's m elements; in row-major
 // the block along the moved rows, a chunk of columns at a time.
 template <class S>

@@ -153,7 +153,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
   // it in one pass at the end (getrf_deferred_swaps) instead of in every later panel
   // (lu_deferred_swaps_takes). BLAS_BATCHED_LU_DEFER_LEFT_SWAPS=1 / 2 forces it on / off (read once).
   static const int forced_defer = tuning_env("BLAS_BATCHED_LU_DEFER_LEFT_SWAPS");
-  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(p, rm, mn, outer));
+  const bool defer_left = m <= kLuDeferredMaxRows && (forced_defer ? forced_defer == 1 : lu_deferred_swaps_takes(p, mn, outer));
   int outer_at = 0;  // the current outer block's first column
   // The run on the matrix's rows from `row` down and `columns` columns from `column`, ipiv
   // from `row`: a panel, or a deferred pass.

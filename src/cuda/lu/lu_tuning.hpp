@@ -568,11 +568,13 @@ constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 // costs more than the panels' did, but in r64, which gains at 80 too, 1.502 / 1.459; c64 at 96
 // and 112 loses: 1.766 / 1.800, 1.773 / 1.775 and 1.776 / 1.794 over three runs at 96, 1.937 /
 // 1.950 at 112), so deferred where the matrix has at least kLuDeferredMinColumns columns beyond
-// one outer block's width, in c64 twice that. Column-major only: row-major (the pass along the
-// moved rows there, bench --row-major) is not measured yet.
+// one outer block's width, in c64 twice that. Row-major the same (s49, bench --row-major, the pass
+// along the moved rows; lu-deferred-swaps-ab-NVIDIA-H200-s49.txt): r32 96 1.760 / 1.711, 256 3.231 /
+// 2.952, 512 5.262 / 4.950; r64 96 1.484 / 1.406, 512 4.158 / 4.028; c32 96 1.573 / 1.573, 512 5.548 /
+// 5.381; c64 128 1.949 / 1.938, 512 5.339 / 5.174 (65, below the threshold: c32 1.849 / 1.888).
 constexpr int kLuDeferredMinColumns = 32;
-constexpr bool lu_deferred_swaps_takes(DevPrec p, bool row_major, int mn, int outer) {
-  return !row_major && mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;
+constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
+  return mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;
 }
 // getrf_deferred_swaps: threads a block, and the most rows getrf_blocked defers for (its gathers
 // and moves in static shared memory).

@@ -8,8 +8,8 @@
 
 namespace bb::cuda {
 
-// A block a problem, kLuDeferredThreads / 32 * m elements of dynamic shared memory (sized for the
-// launch's tallest run: one launch takes several outer blocks' passes): in
+// A block a problem, lu_deferred_stage_per_row * m elements of dynamic shared memory (sized for
+// the launch's tallest run: one launch takes several outer blocks' passes): in
 // column-major a warp a column, its moved elements through the warp's m elements; in row-major
 // the block along the moved rows, a chunk of columns at a time.
 template <class S>
@@ -51,10 +51,11 @@ __global__ void __launch_bounds__(kLuDeferredThreads) getrf_deferred_swaps(const
     if (G.row_major) {
       // Rows are contiguous: the block moves chunks of `width` columns (a power of two, no wider
       // than needed) of every moved row, lanes along the row, the chunk's reads in shared memory
-      // before its writes (count <= m, so at least 4 columns fit in the kWarps * m elements).
+      // before its writes (count <= m, so at least 32 bytes of a row fit in the stage).
+      constexpr int kStagePerRow = lu_deferred_stage_per_row(int(sizeof(S)));
       S *stage = reinterpret_cast<S *>(deferred_shared);
       int width = 32;
-      while (width > 1 && (width * count > kWarps * m || width / 2 >= G.n)) width /= 2;
+      while (width > 1 && (width * count > kStagePerRow * m || width / 2 >= G.n)) width /= 2;
       const int shift = __ffs(width) - 1;
       for (int first = 0; count && first < G.n; first += width) {
         const int w = G.n - first < width ? G.n - first : width;

@@ -580,6 +580,12 @@ constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
 // and moves in static shared memory).
 constexpr int kLuDeferredThreads = 128;
 constexpr int kLuDeferredMaxRows = 512;
+// Its dynamic shared memory, elements per row of the run: a column's moved elements per warp
+// in column-major; in row-major a chunk of columns of every moved row, at least 32 bytes of each
+// (a whole sector: with 16 bytes, 4 columns, r32 lost 1-4 % at 96..256, s49).
+BB_HOST_DEVICE constexpr int lu_deferred_stage_per_row(int bytes) {
+  return kLuDeferredThreads / 32 > 32 / bytes ? kLuDeferredThreads / 32 : 32 / bytes;
+}
 // The configuration of a panel of that many rows and columns on the panel kernel of width nb
 // (blocked getrf's width, or kLuPanelNarrowWidth for the columns left over).
 constexpr int lu_panel_config(int rows, int width, int bytes, int nb) {

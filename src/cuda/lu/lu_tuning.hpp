@@ -569,9 +569,10 @@ constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 // and 112 loses: 1.766 / 1.800, 1.773 / 1.775 and 1.776 / 1.794 over three runs at 96, 1.937 /
 // 1.950 at 112), so deferred where the matrix has at least kLuDeferredMinColumns columns beyond
 // one outer block's width, in c64 twice that. Row-major the same (s49, bench --row-major, the pass
-// along the moved rows; lu-deferred-swaps-ab-NVIDIA-H200-s49.txt): r32 96 1.760 / 1.711, 256 3.231 /
-// 2.952, 512 5.262 / 4.950; r64 96 1.484 / 1.406, 512 4.158 / 4.028; c32 96 1.573 / 1.573, 512 5.548 /
-// 5.381; c64 128 1.949 / 1.938, 512 5.339 / 5.174 (65, below the threshold: c32 1.849 / 1.888).
+// along the moved rows; lu-deferred-swaps-ab-NVIDIA-H200-s49.txt sections 5, 6): c32 96 2.303 /
+// 2.242, 512 6.061 / 5.586; r64 96 1.911 / 1.933, 192 2.743 / 2.590, 512 4.163 / 3.872; c64 128
+// 2.199 / 2.224, 512 5.078 / 4.726; r32 96 2.733 / 2.745, 256 4.271 / 4.069, 512 5.902 / 5.436;
+// r16 96 4.464 / 4.513, 512 7.270 / 7.059; c16 512 14.659 / 14.120.
 constexpr int kLuDeferredMinColumns = 32;
 constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
   return mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;

@@ -4,7 +4,7 @@
 # leaves, gemm). LUPROFILE="prec:n ..." (default r64:256), results in
 # $OUT/<routine>[-<backend>]-profile-<prec>-<n>.txt; BACKEND (default native-strided) picks the
 # bench row; LUBATCH problems per call (default: the bench's about 1 GB); LUUPLO lower or upper
-# (potrf). The kernels' sum against the bench's time of the same call (its `time_ms`, in the
+# (potrf); LULAYOUT=row-major calls getrf in BLAS_RowMajor (the bench's --row-major). The kernels' sum against the bench's time of the same call (its `time_ms`, in the
 # log) tells launch gaps from kernel time. From the device tool, after a build.
 b=${BUILD:-build-gpu}/bench/blas_batched_bench
 mkdir -p "${OUT:?}"
@@ -12,6 +12,7 @@ r=${R:-getrf} be=${BACKEND:-native-strided}
 tag=$r; [ "$be" != native-strided ] && tag=$r-$be
 extra=(); [ -n "${LUBATCH:-}" ] && extra+=(--batch "$LUBATCH") && tag=$tag-b$LUBATCH
 [ -n "${LUUPLO:-}" ] && extra+=(--uplo "$LUUPLO") && tag=$tag-$LUUPLO
+[ "${LULAYOUT:-}" = row-major ] && extra+=(--row-major) && tag=$tag-rm
 for pn in ${LUPROFILE:-r64:256}; do
   p=${pn%%:*} n=${pn##*:}
   "$b" --routine $r --prec $p --sizes $n --device gpu --backend $be --reps 3 "${extra[@]}" | grep -E "^(rout|$r) "

@@ -2521,9 +2521,9 @@ struct FactDevCase {
   // random) against their pool matrix in double: the largest lu_residual, inverse_residual,
   // chol_residual or qr_residual. `why`: the call failed, an info is not 0, a pivot is out of
   // range. Set 0 is restored afterwards.
-  template <class Call>
   // row_major: the call was the library's in BLAS_RowMajor, so getrf's factors are checked on the
   // transposes (the inverse needs none: A^T inv(A)^T = I).
+  template <class Call>
   double check(Gpu &gpu, Call call, InfoAt at, bool row_major, std::string &why) {
     if (at == InfoAt::device) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
     else if (at == InfoAt::host) std::fill(info.begin(), info.end(), -1);

@@ -8,8 +8,9 @@
 
 namespace bb::cuda {
 
-// A block a problem, lu_deferred_stage_per_row * m elements of dynamic shared memory (sized for
-// the launch's tallest run: one launch takes several outer blocks' passes): in
+// A block a problem; dynamic shared memory of kLuDeferredThreads / 32 (column-major) or
+// lu_deferred_stage_per_row (row-major) elements per row of the launch's tallest run (one launch
+// takes several outer blocks' passes): in
 // column-major a warp a column, its moved elements through the warp's m elements; in row-major
 // the block along the moved rows, a chunk of columns at a time.
 template <class S>

@@ -127,7 +127,10 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     int rows = table_host ? 0 : kLuDeferredMaxRows;  // the runs' tallest (several outer blocks in one launch)
     for (int i = 0; table_host && i < count; ++i) rows = std::max(rows, table_host[i].m);
     rows = std::min(kLuDeferredMaxRows, rows);
-    return go(getrf_deferred_swaps<S>, kLuDeferredThreads, units, lu_deferred_stage_per_row(int(sizeof(S))) * rows * int(sizeof(S)));
+    // A launch's runs share the matrix's layout; column-major needs only a warp's column each.
+    const bool column_major = table_host && !table_host[0].row_major;
+    const int per_row = column_major ? kLuDeferredThreads / 32 : lu_deferred_stage_per_row(int(sizeof(S)));
+    return go(getrf_deferred_swaps<S>, kLuDeferredThreads, units, per_row * rows * int(sizeof(S)));
   }
   if (config == kLuGlobal)
     return getrf ? go(getrf_shared<S, false>, kLuSharedThreads, units, 0)

@@ -568,11 +568,12 @@ constexpr bool lu_panel_left_over_narrow_takes(DevPrec) { return true; }
 // costs more than the panels' did, but in r64, which gains at 80 too, 1.502 / 1.459; c64 at 96
 // and 112 loses: 1.766 / 1.800, 1.773 / 1.775 and 1.776 / 1.794 over three runs at 96, 1.937 /
 // 1.950 at 112), so deferred where the matrix has at least kLuDeferredMinColumns columns beyond
-// one outer block's width, in c64 twice that. Row-major the same (s49, bench --row-major, the pass
-// along the moved rows; lu-deferred-swaps-ab-NVIDIA-H200-s49.txt sections 5, 6): c32 96 2.303 /
-// 2.242, 512 6.061 / 5.586; r64 96 1.911 / 1.933, 192 2.743 / 2.590, 512 4.163 / 3.872; c64 128
-// 2.199 / 2.224, 512 5.078 / 4.726; r32 96 2.733 / 2.745, 256 4.271 / 4.069, 512 5.902 / 5.436;
-// r16 96 4.464 / 4.513, 512 7.270 / 7.059; c16 512 14.659 / 14.120.
+// one outer block's width, in c64 twice that. Row-major the same thresholds, though there the
+// pass ties within about 1 % at the first orders it takes and wins from 192 (s49, the pass along
+// the moved rows; lu-deferred-swaps-ab-NVIDIA-H200-s49.txt sections 5, 6): c32 96 2.303 / 2.242,
+// 512 6.061 / 5.586; r64 96 1.911 / 1.933, 192 2.743 / 2.590, 512 4.163 / 3.872; c64 128 2.199 /
+// 2.224, 512 5.078 / 4.726; r32 96 2.733 / 2.745, 256 4.271 / 4.069, 512 5.902 / 5.436; r16 96
+// 4.464 / 4.513, 512 7.270 / 7.059; c16 512 14.659 / 14.120.
 constexpr int kLuDeferredMinColumns = 32;
 constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
   return mn - outer >= (p == DevPrec::c64 ? 2 : 1) * kLuDeferredMinColumns;
@@ -581,9 +582,9 @@ constexpr bool lu_deferred_swaps_takes(DevPrec p, int mn, int outer) {
 // and moves in static shared memory).
 constexpr int kLuDeferredThreads = 128;
 constexpr int kLuDeferredMaxRows = 512;
-// Its dynamic shared memory, elements per row of the run: a column's moved elements per warp
-// in column-major; in row-major a chunk of columns of every moved row, at least 32 bytes of each
-// (a whole sector: with 16 bytes, 4 columns, r32 lost 1-4 % at 96..256, s49).
+// Its dynamic shared memory in row-major, elements per row of the run: a chunk of columns of
+// every moved row, at least 32 bytes of each (a whole sector: with 16 bytes, 4 columns, r32 lost
+// 1-4 % at 96..256, s49). Column-major launches take kLuDeferredThreads / 32 (a column a warp).
 BB_HOST_DEVICE constexpr int lu_deferred_stage_per_row(int bytes) {
   return kLuDeferredThreads / 32 > 32 / bytes ? kLuDeferredThreads / 32 : 32 / bytes;
 }

@@ -5,8 +5,10 @@
 // __reduce_*_sync, then each warp over the warps' results the same way; block_pivot_row), then
 // the pivot row's broadcast through shared memory. Rows never move during the steps: each
 // thread follows its row's position under the interchanges and writes the row once, to its
-// final place (as the register kernels do); the columns outside the panel then get the same
-// permutation, each column's reads before its writes (no chain of dependent swaps).
+// final place (as the register kernels do; rolled row-major panels read and write the rows
+// through shared memory, a warp along each row: lu_panel_rows_through_shared); the columns
+// outside the panel then get the same permutation, each column's reads before its writes (no
+// chain of dependent swaps).
 // Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
 // the finished columns in shared memory (a third of the code or less; H200 measurements in
 // lu_tuning.hpp).
@@ -180,8 +182,8 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
   if constexpr (NEXT > 0) panel_rolled_steps<NEXT>(row, i, jb, finished, stride, P);
 }
 
-// ROLLED: the steps in loops over pairs (panel_rolled_steps; K * blockDim.x elements of dynamic
-// shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
+// ROLLED: the steps in loops over pairs (panel_rolled_steps; lu_panel_rolled_shared_bytes of
+// dynamic shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
 // (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
 template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false>
 __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
@@ -198,7 +200,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
   __shared__ int2 moves[kMaxMoves];
   __shared__ int move_count;
   extern __shared__ __align__(16) unsigned char panel_shared[];
-  CT *finished = reinterpret_cast<CT *>(panel_shared) + threadIdx.x;  // ROLLED: column j at finished[j * blockDim.x]
+  CT *finished = reinterpret_cast<CT *>(panel_shared) + threadIdx.x;  // ROLLED: column j at finished[j * stride]
   const int tid = threadIdx.x;
   for (int64_t u = blockIdx.x; u < L.total_units; u += gridDim.x) {
     const FactorRun &G = run_of<1>(L, u);
@@ -211,7 +213,23 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
                     tid < m, smallest_normal<Re>(), tid, 0};
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
-    {
+    // ROLLED in row-major (lu_panel_rows_through_shared): the panel's rows in and out through the
+    // finished columns' shared memory, a warp along each row; column j of thread t at
+    // stage[j * stride + t], padded so that a warp along a row meets every bank once.
+    const bool rows_through_shared = ROLLED && lu_panel_rows_through_shared(int(sizeof(CT))) && G.row_major;
+    const int stride = int(blockDim.x) + (rows_through_shared ? 1 : 0);
+    CT *const stage = reinterpret_cast<CT *>(panel_shared);
+    if (rows_through_shared) {
+#pragma unroll 4
+      for (int e = tid; e < m * K; e += blockDim.x) {
+        const int t = e / K, c = e % K;
+        stage[c * stride + t] = c < jb ? widen(a[int64_t(t) * G.A.ld + c]) : CT{};
+      }
+      __syncthreads();
+      // No barrier after: a thread's reads here are its own finished slots, which only it overwrites.
+#pragma unroll
+      for (int c = 0; c < K; ++c) v[c] = P.has_row ? stage[c * stride + tid] : CT{};
+    } else {
       const S *in = a + (G.row_major ? int64_t(tid) * G.A.ld : tid);  // a moving pointer: no 64-bit product an element
 #pragma unroll
       for (int c = 0; c < K; ++c, in += along) v[c] = P.has_row && c < jb ? widen(*in) : CT{};
@@ -219,7 +237,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
     if (tid == 0) move_count = 0;
     if constexpr (ROLLED) {
       int i = 0;  // the column in v[0]
-      panel_rolled_steps<K>(v, i, jb, finished, int(blockDim.x), P);
+      panel_rolled_steps<K>(v, i, jb, finished, stride, P);
     } else {
 #pragma unroll
       for (int i = 0; i < K; ++i)
@@ -227,12 +245,26 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
         // to local memory.
         if (i < jb) panel_step(v, i, i, P);
     }
+    // After the stage: each row's final place (rows_through_shared).
+    int *const row_place = reinterpret_cast<int *>(stage + K * stride);
     if (P.has_row) {
-      S *out = a + (G.row_major ? int64_t(P.pos) * G.A.ld : P.pos);
+      if (rows_through_shared) {
+        row_place[tid] = P.pos;
+      } else {
+        S *out = a + (G.row_major ? int64_t(P.pos) * G.A.ld : P.pos);
 #pragma unroll
-      for (int c = 0; c < K; ++c, out += along)
-        if (c < jb) *out = narrow<S>(ROLLED ? finished[c * int(blockDim.x)] : v[c]);
+        for (int c = 0; c < K; ++c, out += along)
+          if (c < jb) *out = narrow<S>(ROLLED ? finished[c * stride] : v[c]);
+      }
       if (P.pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(P.pos, tid);  // at most 2 jb rows move
+    }
+    if (rows_through_shared) {
+      __syncthreads();
+#pragma unroll 4
+      for (int e = tid; e < m * K; e += blockDim.x) {
+        const int t = e / K, c = e % K;
+        if (c < jb) a[int64_t(row_place[t]) * G.A.ld + c] = narrow<S>(stage[c * stride + t]);
+      }
     }
     __syncthreads();
     static_assert(!STAGED || ROLLED, "the staged permutation uses the finished columns' shared memory");

@@ -115,10 +115,12 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       const int threads = table_host && count == 1 ? std::min(kMaxThreads, (table_host[0].m + 31) / 32 * 32) : kMaxThreads;
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
+      const bool row_major = !table_host || table_host[0].row_major;
+      const int rolled_bytes = lu_panel_rolled_shared_bytes(K, threads, int(sizeof(CT)), row_major);
       if constexpr (lu_panel_permute_staged(int(sizeof(S)), int(sizeof(CT))))
         if (table_host && count == 1 && lu_panel_staged(kPrec, threads, panel_outside_count(table_host[0])))
-          return go(getrf_panel<S, K, true, kPasses, true>, threads, units, K * threads * int(sizeof(CT)));
-      return go(getrf_panel<S, K, true, kPasses>, threads, units, K * threads * int(sizeof(CT)));
+          return go(getrf_panel<S, K, true, kPasses, true>, threads, units, rolled_bytes);
+      return go(getrf_panel<S, K, true, kPasses>, threads, units, rolled_bytes);
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width, lu_panel_left_over_narrow)

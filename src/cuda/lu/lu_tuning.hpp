@@ -392,6 +392,21 @@ constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision s
 //   160 2.65 -> 2.61, 192 2.94 -> 2.79, 256 3.45 -> 3.11 (384: 16 wide in both, 4.51 / 4.50)
 // so c64 32 wide from 97 (s46: from 49, lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
+// The rolled panel in row-major reads and writes its rows through the finished columns' shared
+// memory, a warp along each row (a thread a row reads 32 rows ld apart a load), where the compute
+// type has up to 8 bytes. Build A/B, H200, s50, row-major, strided, about 1 GB, kernel ms, a thread
+// a row -> through shared memory (bench/results/lu-panel-row-major-ab-NVIDIA-H200-s50.txt):
+//   r16 96 4.48 -> 4.06, 128 4.94 -> 4.16, 512 7.04 -> 6.33    r32 96 2.71 -> 2.47, 512 5.36 -> 4.90
+//   r64 96 1.91 -> 1.75, 256 2.85 -> 2.66, 512 3.81 -> 3.50    c32 96 2.25 -> 2.06, 512 5.54 -> 5.23
+//   c16 96 5.04 -> 4.81, 512 14.01 -> 13.54                    c64 65 1.99 -> 2.25, 96 2.02 -> 2.23, 256 3.09 -> 3.19
+// c64's row is 16 bytes an element: a thread a row already reads half of each 32-byte sector.
+BB_HOST_DEVICE constexpr bool lu_panel_rows_through_shared(int compute_bytes) { return compute_bytes < 16; }
+// The rolled panel's dynamic shared memory: K finished columns of every thread's row; with the
+// rows through shared memory a padded column and each row's final place too.
+constexpr int lu_panel_rolled_shared_bytes(int K, int threads, int bytes, bool row_major) {
+  return row_major && lu_panel_rows_through_shared(bytes) ? K * (threads + 1) * bytes + threads * int(sizeof(int))
+                                                          : K * threads * bytes;
+}
 static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16, r64 and c64 take panels kLuPanelNarrowWidth
 // wide (kLuPanelNarrow): in r32 fewer registers (70 against 102) and a quarter of the code.

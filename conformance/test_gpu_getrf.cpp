@@ -894,21 +894,24 @@ TYPED_TEST(GpuGetrf, HostAndDeviceGroupsInOneCall) {
 // BLAS_BATCHED_ERR_DEVICE. Each order in its own call, the smaller first (a larger panel would
 // raise the limit before). ctest runs each precision's test in a process of its own
 // (gtest_discover_tests), so no earlier test has raised it; in googletest shards it may pass
-// without reaching the limit.
+// without reaching the limit. Row-major after: its panels of up to 8-byte compute types ask a
+// padded column and the rows' places more (lu_panel_rolled_shared_bytes) of the same kernel,
+// 512 rows the most.
 TYPED_TEST(GpuGetrf, PanelAtSharedLimit) {
   using T = typename TypeParam::type;
   if (is_quad<T>) GTEST_SKIP() << "r128 / c128 run staged through the host";
-  for (int n : {192, 384}) {
-    // Three problems: r32 and r64 groups of two from order 256 go to cuSOLVER (lu_solver_min_order).
-    LuRun<T> run(BLAS_ColMajor, "order " + std::to_string(n) + ", one call");
-    run.add(n, n, 3, maker<T>(Input::random, BLAS_ColMajor));
-    run.upload();
-    run.run(Routine::getrf, on("native"));
-    const std::string line = gpu::last_call_group_line(run.record(), 0);
-    EXPECT_EQ(line.find("cuda/cusolver"), std::string::npos) << "the library's panels must run: " << line;
-    run.run(Routine::getri, on("native"));
-    if (::testing::Test::HasFailure()) return;
-  }
+  for (BLAS_Layout layout : kLayouts)
+    for (int n : {192, 384, 512}) {
+      // Three problems: r32 and r64 groups of two from order 256 go to cuSOLVER (lu_solver_min_order).
+      LuRun<T> run(layout, "order " + std::to_string(n) + ", one call");
+      run.add(n, n, 3, maker<T>(Input::random, layout));
+      run.upload();
+      run.run(Routine::getrf, on("native"));
+      const std::string line = gpu::last_call_group_line(run.record(), 0);
+      EXPECT_EQ(line.find("cuda/cusolver"), std::string::npos) << "the library's panels must run: " << line;
+      if (n <= 256 || !is_half<T>) run.run(Routine::getri, on("native"));  // half getri at 512: as sweep
+      if (::testing::Test::HasFailure()) return;
+    }
 }
 
 // ---- 3. more problems than a grid dimension holds; more non-zero codes than one transfer -----

@@ -894,9 +894,9 @@ TYPED_TEST(GpuGetrf, HostAndDeviceGroupsInOneCall) {
 // BLAS_BATCHED_ERR_DEVICE. Each order in its own call, the smaller first (a larger panel would
 // raise the limit before). ctest runs each precision's test in a process of its own
 // (gtest_discover_tests), so no earlier test has raised it; in googletest shards it may pass
-// without reaching the limit. Row-major after: its panels of up to 8-byte compute types ask a
-// padded column and the rows' places more (lu_panel_rolled_shared_bytes) of the same kernel,
-// 512 rows the most.
+// without reaching the limit. Row-major after: its rolled panels ask a padded column and the
+// rows' places more (lu_panel_rolled_shared_bytes) of the same kernel (c64's has a column-major
+// instance of its own), 512 rows the most.
 TYPED_TEST(GpuGetrf, PanelAtSharedLimit) {
   using T = typename TypeParam::type;
   if (is_quad<T>) GTEST_SKIP() << "r128 / c128 run staged through the host";

@@ -6,7 +6,7 @@
 // the pivot row's broadcast through shared memory. Rows never move during the steps: each
 // thread follows its row's position under the interchanges and writes the row once, to its
 // final place (as the register kernels do; rolled row-major panels read and write the rows
-// through shared memory, a warp along each row: lu_panel_rows_through_shared); the columns
+// through shared memory, a warp along each row: lu_panel_rows_in_async); the columns
 // outside the panel then get the same permutation, each column's reads before its writes (no
 // chain of dependent swaps).
 // Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
@@ -185,7 +185,8 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; lu_panel_rolled_shared_bytes of
 // dynamic shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
 // (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
-template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false>
+// ROW_MAJOR: whether the instance handles row-major runs (lu_panel_column_major_instance).
+template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false, bool ROW_MAJOR = true>
 __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
     getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
@@ -213,17 +214,27 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
                     tid < m, smallest_normal<Re>(), tid, 0};
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
-    // ROLLED in row-major (lu_panel_rows_through_shared): the panel's rows in and out through the
-    // finished columns' shared memory, a warp along each row; column j of thread t at
+    // ROLLED in row-major: the panel's rows in and out through the finished columns' shared
+    // memory, a warp along each row (lu_panel_rows_in_async); column j of thread t at
     // stage[j * stride + t], padded so that a warp along a row meets every bank once.
-    const bool rows_through_shared = ROLLED && lu_panel_rows_through_shared(int(sizeof(CT))) && G.row_major;
+    const bool rows_through_shared = ROLLED && ROW_MAJOR && G.row_major;
     const int stride = int(blockDim.x) + (rows_through_shared ? 1 : 0);
     CT *const stage = reinterpret_cast<CT *>(panel_shared);
     if (rows_through_shared) {
+      if constexpr (lu_panel_rows_in_async(int(sizeof(S)), int(sizeof(CT)))) {
 #pragma unroll 4
-      for (int e = tid; e < m * K; e += blockDim.x) {
-        const int t = e / K, c = e % K;
-        stage[c * stride + t] = c < jb ? widen(a[int64_t(t) * G.A.ld + c]) : CT{};
+        for (int e = tid; e < m * K; e += blockDim.x) {
+          const int t = e / K, c = e % K;
+          if (c < jb) copy_async(reinterpret_cast<S *>(stage + c * stride + t), a + int64_t(t) * G.A.ld + c);
+          else stage[c * stride + t] = CT{};
+        }
+        wait_async_copies();
+      } else {
+#pragma unroll 4
+        for (int e = tid; e < m * K; e += blockDim.x) {
+          const int t = e / K, c = e % K;
+          stage[c * stride + t] = c < jb ? widen(a[int64_t(t) * G.A.ld + c]) : CT{};
+        }
       }
       __syncthreads();
       // No barrier after: a thread's reads here are its own finished slots, which only it overwrites.

@@ -117,10 +117,16 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
       const bool row_major = !table_host || table_host[0].row_major;
       const int rolled_bytes = lu_panel_rolled_shared_bytes(K, threads, int(sizeof(CT)), row_major);
+      auto rolled = [&](auto staged) {
+        constexpr bool kStaged = decltype(staged)::value;
+        if constexpr (lu_panel_column_major_instance(int(sizeof(CT))))
+          if (!row_major) return go(getrf_panel<S, K, true, kPasses, kStaged, false>, threads, units, rolled_bytes);
+        return go(getrf_panel<S, K, true, kPasses, kStaged>, threads, units, rolled_bytes);
+      };
       if constexpr (lu_panel_permute_staged(int(sizeof(S)), int(sizeof(CT))))
         if (table_host && count == 1 && lu_panel_staged(kPrec, threads, panel_outside_count(table_host[0])))
-          return go(getrf_panel<S, K, true, kPasses, true>, threads, units, rolled_bytes);
-      return go(getrf_panel<S, K, true, kPasses>, threads, units, rolled_bytes);
+          return rolled(std::true_type{});
+      return rolled(std::false_type{});
     };
     if (config == kLuPanel) return panel(std::integral_constant<int, kLuPanelWideWidth>{});
     return panel(std::integral_constant<int, kLuPanelNarrowWidth>{});  // kLuPanelNarrow (lu_blocked_panel_width, lu_panel_left_over_narrow)

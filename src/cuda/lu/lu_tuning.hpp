@@ -393,19 +393,24 @@ constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision s
 // so c64 32 wide from 97 (s46: from 49, lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
 // The rolled panel in row-major reads and writes its rows through the finished columns' shared
-// memory, a warp along each row (a thread a row reads 32 rows ld apart a load), where the compute
-// type has up to 8 bytes. Build A/B, H200, s50, row-major, strided, about 1 GB, kernel ms, a thread
-// a row -> through shared memory (bench/results/lu-panel-row-major-ab-NVIDIA-H200-s50.txt):
-//   r16 96 4.48 -> 4.06, 128 4.94 -> 4.16, 512 7.04 -> 6.33    r32 96 2.71 -> 2.47, 512 5.36 -> 4.90
-//   r64 96 1.91 -> 1.75, 256 2.85 -> 2.66, 512 3.81 -> 3.50    c32 96 2.25 -> 2.06, 512 5.54 -> 5.23
-//   c16 96 5.04 -> 4.81, 512 14.01 -> 13.54                    c64 65 1.99 -> 2.25, 96 2.02 -> 2.23, 256 3.09 -> 3.19
-// c64's row is 16 bytes an element: a thread a row already reads half of each 32-byte sector.
-BB_HOST_DEVICE constexpr bool lu_panel_rows_through_shared(int compute_bytes) { return compute_bytes < 16; }
-// The rolled panel's dynamic shared memory: K finished columns of every thread's row; with the
-// rows through shared memory a padded column and each row's final place too.
+// memory, a warp along each row (a thread a row reads 32 rows ld apart a load), the rows in by
+// cp.async where the stored type is the compute type (every load in flight, no registers; r16
+// and c16 widen through registers, 4 loads a thread in flight). Build A/B, H200, s50, row-major,
+// strided, about 1 GB, kernel ms (bench/results/lu-panel-row-major-ab-NVIDIA-H200-s50.txt),
+// a thread a row -> through registers -> by cp.async:
+//   r32 65 2.88 -> 2.63 -> 2.14, 96 2.71 -> 2.46 -> 1.97, 512 5.36 -> 4.87 -> 4.45
+//   r64 65 2.10 -> 2.09 -> 1.73, 96 1.91 -> 1.73 -> 1.47, 512 3.81 -> 3.46 -> 3.27
+//   c32 65 2.23 -> 2.18 -> 1.87, 96 2.25 -> 2.04 -> 1.82, 512 5.54 -> 5.21 -> 5.01
+//   c64 65 1.99 -> 2.25 -> 1.90, 96 2.02 -> 2.23 -> 1.90, 512 4.64 -> 4.49 -> 4.38
+//   r16 96 4.48 -> 4.06, 128 4.94 -> 4.16, 512 7.04 -> 6.33     c16 96 5.04 -> 4.81, 512 14.01 -> 13.54
+BB_HOST_DEVICE constexpr bool lu_panel_rows_in_async(int stored_bytes, int compute_bytes) { return stored_bytes == compute_bytes; }
+// c64's panel kernel with the row-major branch took 1-2 % more in column-major at 65..256 (its 248
+// registers): a column-major instance of its own where the compute type has 16 bytes.
+constexpr bool lu_panel_column_major_instance(int compute_bytes) { return compute_bytes == 16; }
+// The rolled panel's dynamic shared memory: K finished columns of every thread's row; in
+// row-major a padded column and each row's final place too.
 constexpr int lu_panel_rolled_shared_bytes(int K, int threads, int bytes, bool row_major) {
-  return row_major && lu_panel_rows_through_shared(bytes) ? K * (threads + 1) * bytes + threads * int(sizeof(int))
-                                                          : K * threads * bytes;
+  return row_major ? K * (threads + 1) * bytes + threads * int(sizeof(int)) : K * threads * bytes;
 }
 static_assert(kLuPanelWideWidth <= kLuPanelMax, "panel pivots fit");
 // Below an order of lu_panel_wide_min_order r32, r16, r64 and c64 take panels kLuPanelNarrowWidth

@@ -1,6 +1,8 @@
 // The device LU of one precision: one launch of one configuration of getrf or getri.
 // Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
 #pragma once
+#include <algorithm>
+
 #include "getrf_deferred_swaps.cuh"
 #include "getrf_getri_register.cuh"
 #include "getrf_panel.cuh"
@@ -115,7 +117,8 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       const int threads = table_host && count == 1 ? std::min(kMaxThreads, (table_host[0].m + 31) / 32 * 32) : kMaxThreads;
       if constexpr (lu_panel_unrolled_built(int(sizeof(CT)), K))
         if (!lu_panel_rolled(kPrec, K)) return go(getrf_panel<S, K, false, kPasses>, threads, units, 0);
-      const bool row_major = !table_host || table_host[0].row_major;
+      // Any row-major run (or runs the host cannot see) takes the row-major stage and instance.
+      const bool row_major = !table_host || std::any_of(table_host, table_host + count, [](const FactorRun &r) { return r.row_major; });
       const int rolled_bytes = lu_panel_rolled_shared_bytes(K, threads, int(sizeof(CT)), row_major);
       auto rolled = [&](auto staged) {
         constexpr bool kStaged = decltype(staged)::value;

@@ -185,7 +185,9 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; lu_panel_rolled_shared_bytes of
 // dynamic shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
 // (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
-// ROW_MAJOR: whether the instance handles row-major runs (lu_panel_column_major_instance).
+// ROW_MAJOR: whether row-major runs take their rows through the shared stage (false: c64's
+// column-major instance, lu_panel_column_major_instance; a row-major run there still computes
+// right, a thread a row, on less shared memory).
 template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false, bool ROW_MAJOR = true>
 __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
     getrf_panel(const __grid_constant__ FactorLaunch L) {
@@ -215,8 +217,8 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
     // ROLLED in row-major: the panel's rows in and out through the finished columns' shared
-    // memory, a warp along each row (lu_panel_rows_in_async); column j of thread t at
-    // stage[j * stride + t], padded so that a warp along a row meets every bank once.
+    // memory (finished == stage + tid), a warp along each row (lu_panel_rows_in_async); column
+    // j of thread t at stage[j * stride + t], padded so that a row's accesses fall in distinct banks.
     const bool rows_through_shared = ROLLED && ROW_MAJOR && G.row_major;
     const int stride = int(blockDim.x) + (rows_through_shared ? 1 : 0);
     CT *const stage = reinterpret_cast<CT *>(panel_shared);

@@ -1,8 +1,6 @@
 // The device LU of one precision: one launch of one configuration of getrf or getri.
 // Instantiated once per precision (lu_<prec>.cu), so the precisions compile in parallel.
 #pragma once
-#include <algorithm>
-
 #include "getrf_deferred_swaps.cuh"
 #include "getrf_getri_register.cuh"
 #include "getrf_panel.cuh"

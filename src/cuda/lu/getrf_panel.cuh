@@ -6,7 +6,7 @@
 // the pivot row's broadcast through shared memory. Rows never move during the steps: each
 // thread follows its row's position under the interchanges and writes the row once, to its
 // final place (as the register kernels do; rolled row-major panels read and write the rows
-// through shared memory, a warp along each row: lu_panel_rows_in_async); the columns
+// through shared memory, K lanes along each row: lu_panel_rows_in_async); the columns
 // outside the panel then get the same permutation, each column's reads before its writes (no
 // chain of dependent swaps).
 // Two forms (lu_panel_rolled_takes): every step unrolled, or the steps in loops over pairs with
@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
     CT v[K];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
     // ROLLED in row-major: the panel's rows in and out through the finished columns' shared
-    // memory (finished == stage + tid), a warp along each row (lu_panel_rows_in_async); column
+    // memory (finished == stage + tid), K lanes along each row (lu_panel_rows_in_async); column
     // j of thread t at stage[j * stride + t], padded so that a row's accesses fall in distinct banks.
     const bool rows_through_shared = ROLLED && ROW_MAJOR && G.row_major;
     const int stride = int(blockDim.x) + (rows_through_shared ? 1 : 0);

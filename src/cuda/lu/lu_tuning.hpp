@@ -393,7 +393,7 @@ constexpr int kLuPanelWideWidth = 32;  // kLuPanel's width, in every precision s
 // so c64 32 wide from 97 (s46: from 49, lu_panel_wide_min_order).
 BB_HOST_DEVICE constexpr int lu_panel_max_threads(int bytes, int K) { return bytes * K > 256 ? 256 : kLuPanelThreads; }
 // The rolled panel in row-major reads and writes its rows through the finished columns' shared
-// memory, a warp along each row (a thread a row reads 32 rows ld apart a load), the rows in by
+// memory, K lanes along each row (a thread a row reads 32 rows ld apart a load), the rows in by
 // cp.async where the stored type is the compute type (every load in flight, no registers; r16
 // and c16 widen through registers, 4 loads a thread in flight). Build A/B, H200, s50, row-major,
 // strided, about 1 GB, kernel ms (bench/results/lu-panel-row-major-ab-NVIDIA-H200-s50.txt),

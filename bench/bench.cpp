@@ -96,6 +96,7 @@ struct Options {
   double gb = 0;           // matrix data per call when --batch is not given (0: mode default)
   int reps = 0;            // 0: mode default
   bool check = false;
+  bool digest = false;     // device factorizations: --check also hashes the whole output
   bool row_major = false;  // device getrf, getrf_getri: the library's rows in BLAS_RowMajor
   bool mixed = false;      // all sizes as groups of one call
   long groups = 1;         // --groups G (G > 1 sets mixed)
@@ -217,6 +218,10 @@ Lists are comma-separated; [...] is the default.
                     least double's: about 10 or less is right. getrf, getri, potrf and geqrf
                     rows, and gemm's native-devptr, also need info all 0 (cublas-direct geqrf:
                     its one host info)  [off: error empty]
+  --digest          (implies --check) device getrf, getri, getrf_getri, potrf, geqrf, trsm,
+                    trmm rows: a note "digest <hex>", FNV-1a over the check call's whole output
+                    (every problem's matrix, and ipiv, tau, info where the call has them): two
+                    builds or switches that claim the same bits compare it
   --row-major       device mode, getrf and getrf_getri: the library's rows call with
                     BLAS_RowMajor (the same data; --check transposes for getrf's residual);
                     cublas-direct rows stay column-major. Rows: layout strided/row-major  [off]
@@ -441,6 +446,7 @@ Options parse(int argc, char **argv) {
     }
     else if (a == "--reps") o.reps = int(to_long(a, val(), 1, 1000000));
     else if (a == "--check") o.check = true;
+    else if (a == "--digest") o.digest = o.check = true;
     else if (a == "--row-major") o.row_major = true;
     else if (a == "--mixed") o.mixed = true;
     else if (a == "--groups") groups = to_long(a, val(), 1, 0x7fffffffL);
@@ -2523,6 +2529,22 @@ struct FactDevCase {
   // range. Set 0 is restored afterwards.
   // row_major: the call was the library's in BLAS_RowMajor, so getrf's factors are checked on the
   // transposes (the inverse needs none: A^T inv(A)^T = I).
+  // --digest: FNV-1a over the check call's output (set 0's matrices, then ipiv, tau and info
+  // where the call has them), in pieces so that a 1 GB call needs no 1 GB host copy.
+  bool want_digest = false;
+  std::string digest;
+  static void fnv1a(std::uint64_t &h, const void *bytes, std::size_t size) {
+    const auto *b = static_cast<const unsigned char *>(bytes);
+    for (std::size_t i = 0; i < size; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+  }
+  static void fnv1a_device(std::uint64_t &h, const void *device, std::size_t size) {
+    std::vector<unsigned char> piece(std::min<std::size_t>(size, std::size_t(64) << 20));
+    for (std::size_t at = 0; at < size; at += piece.size()) {
+      const std::size_t len = std::min(piece.size(), size - at);
+      CUDA_OK(cudaMemcpy(piece.data(), static_cast<const unsigned char *>(device) + at, len, cudaMemcpyDeviceToHost));
+      fnv1a(h, piece.data(), len);
+    }
+  }
   template <class Call>
   double check(Gpu &gpu, Call call, InfoAt at, bool row_major, std::string &why) {
     if (at == InfoAt::device) CUDA_OK(cudaMemsetAsync(dinfo, 0xff, total * sizeof(int), gpu.stream));
@@ -2531,6 +2553,7 @@ struct FactDevCase {
     why = call(0);
     if (why.empty()) CUDA_OK(cudaStreamSynchronize(gpu.stream));
     double worst = NAN;
+    std::vector<int> info_digest;
     if (why.empty()) {
       if (at != InfoAt::none) {
         std::vector<int> dev;
@@ -2539,6 +2562,7 @@ struct FactDevCase {
           CUDA_OK(cudaMemcpy(dev.data(), dinfo, total * sizeof(int), cudaMemcpyDeviceToHost));
         }
         const std::vector<int> &inf = at == InfoAt::device ? dev : info;
+        if (want_digest) info_digest = inf;
         long bad = 0, first = -1;
         for (long p = 0; p < total; ++p)
           if (inf[p] != 0 && bad++ == 0) first = p;
@@ -2584,6 +2608,16 @@ struct FactDevCase {
                            : geqrf ? qr_residual(n, A0, x.data(), tv.data(), eps)
                                    : lu_residual(n, A0, x.data(), ip.data(), eps, why);
         if (!(err <= worst)) worst = err;  // NaN sticks
+      }
+      if (want_digest) {
+        std::uint64_t h = 0xcbf29ce484222325ull;
+        fnv1a_device(h, A(0), std::size_t(total) * nn() * sizeof(T));
+        if (pivots()) fnv1a_device(h, P(0), std::size_t(total) * n * sizeof(int));
+        if (geqrf) fnv1a_device(h, Tau(0), std::size_t(total) * n * sizeof(T));
+        fnv1a(h, info_digest.data(), info_digest.size() * sizeof(int));
+        char hex[17];
+        std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+        digest = hex;
       }
     }
     restore(0, gpu.stream);
@@ -2715,7 +2749,9 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     if (o.check) {
       using InfoAt = typename FactDevCase<T>::InfoAt;
       const InfoAt at = devptr ? InfoAt::device : !cub ? InfoAt::host : c.geqrf || c.tri ? InfoAt::none : InfoAt::device;
+      c.want_digest = o.digest, c.digest.clear();
       row.error = c.check(gpu, call, at, c.layout == BLAS_RowMajor && !cub, why);
+      if (!c.digest.empty()) add_note(row, "digest " + c.digest);
       if (!why.empty()) {
         std::fprintf(stderr, "%s %s: check failed, %s\n", label.c_str(), backend.c_str(), why.c_str());
         add_note(row, "check failed: " + why);  // the row carries it too: the call ran but is wrong

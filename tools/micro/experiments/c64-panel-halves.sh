@@ -20,6 +20,20 @@ BLAS_BATCHED_LU_PANEL_HALVES=1 BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE=1 OUT=$R
 t "tests, halves on, grid loops (7 blocks)"
 BLAS_BATCHED_LU_PANEL_HALVES=1 BLAS_BATCHED_GRID_BLOCKS=7 OUT=$R/tests-grid SHARD_SUITES=conformance_gpu_getrf SHARDS=3 SHARD_TIMEOUT=120 \
   SHARD_FILTER="GpuGetrf/c64.RandomColMajor:GpuGetrf/c64.RandomRowMajor:GpuGetrf/c64.SingularProblems" bash tools/gpu-check.sh shards
+t "bits: halves against the default (the bench's --digest; 49, 95, 113 give odd panel widths)"
+export LD_LIBRARY_PATH=$BUILD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+for lay in col row; do
+  ba=; [ $lay = row ] && ba=--row-major
+  for v in 0 1; do
+    BLAS_BATCHED_LU_PANEL_HALVES=$v timeout 120 $BUILD/bench/blas_batched_bench --routine getrf --prec c64 --sizes 49,65,80,95,96,113,128 \
+      --device gpu --backend native-strided --reps 1 --gb 0.25 --digest $ba --csv $R/digest-$lay-$v.csv > $R/digest-$lay-$v.log 2>&1 || echo "$lay $v: bench rc $?"
+  done
+  python3 - $R/digest-$lay-0.csv $R/digest-$lay-1.csv $lay <<'PY'
+import csv, re, sys
+d = [{r["n"]: re.search(r"digest (\w+)", r["notes"]).group(1) if "digest" in r["notes"] else "-" for r in csv.DictReader(open(f))} for f in sys.argv[1:3]]
+for n in d[0]: print(sys.argv[3], n, d[0][n], d[1].get(n), "same" if d[0][n] == d[1].get(n) != "-" else "DIFFERENT")
+PY
+done
 for lay in col row; do
   t "env A/B $lay"
   ba=; [ $lay = row ] && ba=--row-major

@@ -182,18 +182,50 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
   if constexpr (NEXT > 0) panel_rolled_steps<NEXT>(row, i, jb, finished, stride, P);
 }
 
+// HALVES (EXPERIMENT, s51): after the left half's H steps, the right half's columns get those
+// steps' updates in xgetf2's order, from the thread's own slots (columns H.. at finished[c *
+// stride]) into the row's H registers. Rows stay with their threads, so round k's pivot row is
+// the thread of final position k, which has had rounds < k; every row of final position > k
+// was live at step k and holds its multiplier in slot k. Each element thus sees xgetf2's
+// operations in xgetf2's order. Two lines, one barrier a round.
+template <int H, class CT>
+__device__ __forceinline__ void panel_right_half_rounds(CT (&r)[H], const CT *finished, const int stride, CT (*lines)[H],
+                                                        const PanelStep<CT> &P) {
+#pragma unroll
+  for (int c = 0; c < H; ++c) r[c] = P.has_row ? finished[(H + c) * stride] : CT{};
+#pragma unroll 1
+  for (int k = 0; k < H; ++k) {
+    CT *line = lines[k & 1];
+    if (P.has_row && P.pos == k) {
+#pragma unroll
+      for (int c = 0; c < H; ++c) line[c] = r[c];
+    }
+    __syncthreads();  // this line's last readers (round k - 2) are past round k - 1's barrier
+    if (P.has_row && P.pos > k) {
+      const CT l = finished[k * stride];
+#pragma unroll
+      for (int c = 0; c < H; ++c) r[c] = msub(r[c], l, line[c]);
+    }
+  }
+}
+
 // ROLLED: the steps in loops over pairs (panel_rolled_steps; lu_panel_rolled_shared_bytes of
 // dynamic shared memory hold the finished columns), else every step unrolled. PASSES: permute_outside's
 // (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
 // ROW_MAJOR: whether row-major runs take their rows through the shared stage (false: c64's
 // column-major instance, lu_panel_column_major_instance; a row-major run there still computes
-// right, a thread a row, on less shared memory).
-template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false, bool ROW_MAJOR = true>
-__global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K), 1)
+// right, a thread a row, on less shared memory). HALVES (rolled only; EXPERIMENT): a row holds K / 2
+// registers, the right half waiting in the thread's finished slots (panel_right_half_rounds).
+template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false, bool ROW_MAJOR = true, bool HALVES = false>
+__global__ void __launch_bounds__(HALVES ? kLuPanelHalvesMaxThreads : lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K),
+                                  HALVES ? kLuPanelHalvesMinBlocks : 1)
     getrf_panel(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using Re = real_t<CT>;
   static_assert(K % 2 == 0, "pairs of steps");
+  static_assert(!HALVES || (ROLLED && K % 4 == 0), "halves: rolled, pairs of steps in each");
+  constexpr int kLive = HALVES ? K / 2 : K;  // a row's registers
+  __shared__ CT half_lines[HALVES ? 2 : 1][kLive];
   constexpr int kMaxWarps = kLuPanelThreads / 32, kMaxMoves = 2 * K;
   static_assert(kMaxWarps <= 32, "block_pivot_row: a lane per warp's result");
   // A step writes each after the barrier that ends the previous step's reads of it.
@@ -214,7 +246,7 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
     const int m = G.m, jb = G.n;
     PanelStep<CT> P{partial_key, partial_row, pivot_line, piv, G.panel_at, tid, tid % 32, tid / 32, int(blockDim.x / 32),
                     tid < m, smallest_normal<Re>(), tid, 0};
-    CT v[K];
+    CT v[kLive];
     const int64_t along = G.row_major ? 1 : G.A.ld;  // between a row's elements
     // ROLLED in row-major: the panel's rows in and out through the finished columns' shared
     // memory (finished == stage + tid), K lanes along each row (lu_panel_rows_in_async); column
@@ -240,15 +272,36 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
       }
       __syncthreads();
       // No barrier after: a thread's reads here are its own finished slots, which only it overwrites.
+      // HALVES: the right half stays in the stage, which is the finished slots.
 #pragma unroll
-      for (int c = 0; c < K; ++c) v[c] = P.has_row ? stage[c * stride + tid] : CT{};
+      for (int c = 0; c < kLive; ++c) v[c] = P.has_row ? stage[c * stride + tid] : CT{};
     } else {
       const S *in = a + (G.row_major ? int64_t(tid) * G.A.ld : tid);  // a moving pointer: no 64-bit product an element
+      // HALVES: the right half into the thread's own slots (no barrier), by cp.async where the
+      // stored type is the compute type (no registers held for it; waited for before its rounds).
+      constexpr bool kRightAsync = HALVES && lu_panel_rows_in_async(int(sizeof(S)), int(sizeof(CT)));
 #pragma unroll
-      for (int c = 0; c < K; ++c, in += along) v[c] = P.has_row && c < jb ? widen(*in) : CT{};
+      for (int c = 0; c < K; ++c, in += along) {
+        if (c < kLive) {
+          v[c] = P.has_row && c < jb ? widen(*in) : CT{};
+        } else if constexpr (kRightAsync) {
+          if (P.has_row && c < jb) copy_async(reinterpret_cast<S *>(finished + c * stride), in);
+          else finished[c * stride] = CT{};
+        } else {
+          finished[c * stride] = P.has_row && c < jb ? widen(*in) : CT{};
+        }
+      }
     }
     if (tid == 0) move_count = 0;
-    if constexpr (ROLLED) {
+    if constexpr (HALVES) {
+      int i = 0;  // the column in v[0]
+      panel_rolled_steps<kLive>(v, i, jb < kLive ? jb : kLive, finished, stride, P);
+      if (jb > kLive) {  // i == kLive
+        wait_async_copies();  // the thread's own right half (column-major)
+        panel_right_half_rounds(v, finished, stride, half_lines, P);
+        panel_rolled_steps<kLive>(v, i, jb, finished, stride, P);
+      }
+    } else if constexpr (ROLLED) {
       int i = 0;  // the column in v[0]
       panel_rolled_steps<K>(v, i, jb, finished, stride, P);
     } else {
@@ -265,9 +318,15 @@ __global__ void __launch_bounds__(lu_panel_max_threads(int(sizeof(typename dev<S
         row_place[tid] = P.pos;
       } else {
         S *out = a + (G.row_major ? int64_t(P.pos) * G.A.ld : P.pos);
+        if constexpr (HALVES) {
+          // Not all K in flight: the halves' point is fewer registers.
+#pragma unroll 4
+          for (int c = 0; c < jb; ++c, out += along) *out = narrow<S>(finished[c * stride]);
+        } else {
 #pragma unroll
-        for (int c = 0; c < K; ++c, out += along)
-          if (c < jb) *out = narrow<S>(ROLLED ? finished[c * stride] : v[c]);
+          for (int c = 0; c < K; ++c, out += along)
+            if (c < jb) *out = narrow<S>(ROLLED ? finished[c * stride] : v[c]);
+        }
       }
       if (P.pos != tid) moves[atomicAdd(&move_count, 1)] = make_int2(P.pos, tid);  // at most 2 jb rows move
     }

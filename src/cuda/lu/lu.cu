@@ -58,6 +58,11 @@ bool lu_panel_staged(DevPrec p, int threads, int outside) {
   return lu_panel_staged_takes(threads, outside, forced ? forced : lu_panel_staged_max_outside(p));
 }
 
+bool lu_panel_halves(DevPrec p, int K) {
+  static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_HALVES");
+  return forced == 1 && lu_panel_halves_built(p, K);
+}
+
 bool lu_panel_left_over_narrow(DevPrec p) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER");
   return forced ? forced == 1 : lu_panel_left_over_narrow_takes(p);

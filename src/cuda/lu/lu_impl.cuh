@@ -120,6 +120,11 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       const int rolled_bytes = lu_panel_rolled_shared_bytes(K, threads, int(sizeof(CT)), row_major);
       auto rolled = [&](auto staged) {
         constexpr bool kStaged = decltype(staged)::value;
+        if constexpr (lu_panel_halves_built(kPrec, K))
+          if (lu_panel_halves(kPrec, K) && threads <= kLuPanelHalvesMaxThreads) {
+            if (!row_major) return go(getrf_panel<S, K, true, kPasses, kStaged, false, true>, threads, units, rolled_bytes);
+            return go(getrf_panel<S, K, true, kPasses, kStaged, true, true>, threads, units, rolled_bytes);
+          }
         if constexpr (lu_panel_column_major_instance(int(sizeof(CT))))
           if (!row_major) return go(getrf_panel<S, K, true, kPasses, kStaged, false>, threads, units, rolled_bytes);
         return go(getrf_panel<S, K, true, kPasses, kStaged>, threads, units, rolled_bytes);

@@ -182,7 +182,7 @@ __device__ __forceinline__ void panel_rolled_steps(CT (&row)[K], int &i, const i
   if constexpr (NEXT > 0) panel_rolled_steps<NEXT>(row, i, jb, finished, stride, P);
 }
 
-// HALVES (EXPERIMENT, s51): after the left half's H steps, the right half's columns get those
+// HALVES: after the left half's H steps, the right half's columns get those
 // steps' updates in xgetf2's order, from the thread's own slots (columns H.. at finished[c *
 // stride]) into the row's H registers. Rows stay with their threads, so round k's pivot row is
 // the thread of final position k, which has had rounds < k; every row of final position > k
@@ -214,7 +214,7 @@ __device__ __forceinline__ void panel_right_half_rounds(CT (&r)[H], const CT *fi
 // (lu_panel_permute_passes). STAGED (rolled only): permute_outside_staged instead (lu_panel_staged).
 // ROW_MAJOR: whether row-major runs take their rows through the shared stage (false: c64's
 // column-major instance, lu_panel_column_major_instance; a row-major run there still computes
-// right, a thread a row, on less shared memory). HALVES (rolled only; EXPERIMENT): a row holds K / 2
+// right, a thread a row, on less shared memory). HALVES (rolled only; lu_panel_halves): a row holds K / 2
 // registers, the right half waiting in the thread's finished slots (panel_right_half_rounds).
 template <class S, int K, bool ROLLED, int PASSES, bool STAGED = false, bool ROW_MAJOR = true, bool HALVES = false>
 __global__ void __launch_bounds__(HALVES ? kLuPanelHalvesMaxThreads : lu_panel_max_threads(int(sizeof(typename dev<S>::C)), K),

@@ -60,7 +60,7 @@ bool lu_panel_staged(DevPrec p, int threads, int outside) {
 
 bool lu_panel_halves(DevPrec p, int K) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_HALVES");
-  return forced == 1 && lu_panel_halves_built(p, K);
+  return forced != 2 && lu_panel_halves_built(p, K);
 }
 
 bool lu_panel_left_over_narrow(DevPrec p) {

@@ -52,8 +52,8 @@ bool lu_panel_rolled(DevPrec p, int K);
 // through shared memory (lu_panel_staged_takes; BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE=<columns>
 // sets lu_panel_staged_max_outside for an A/B; read once per process).
 bool lu_panel_staged(DevPrec p, int threads, int outside);
-// EXPERIMENT: whether c64's 32-wide rolled panels run as two halves (lu_panel_halves_built;
-// BLAS_BATCHED_LU_PANEL_HALVES=1 turns it on, read once per process; off by default).
+// Whether c64's 32-wide rolled panels run as two halves (lu_panel_halves_built;
+// BLAS_BATCHED_LU_PANEL_HALVES=2 turns them off for an A/B, read once per process).
 bool lu_panel_halves(DevPrec p, int K);
 // Whether blocked getrf's panel of at most 16 columns in a run of 32-wide panels (the columns left
 // over, or a matrix that narrow) takes the 16-wide kernel (lu_panel_left_over_narrow_takes; BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1

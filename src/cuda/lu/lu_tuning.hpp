@@ -407,10 +407,11 @@ BB_HOST_DEVICE constexpr bool lu_panel_rows_in_async(int stored_bytes, int compu
 // c64's panel kernel with the row-major branch took 1-2 % more in column-major at 65..256 (its 248
 // registers): a column-major instance of its own where the compute type has 16 bytes.
 constexpr bool lu_panel_column_major_instance(int compute_bytes) { return compute_bytes == 16; }
-// EXPERIMENT (s51, never run on a GPU): c64's 32-wide rolled panel as two 16-wide halves in one
-// launch (getrf_panel's HALVES): a row holds 16 complex doubles in registers instead of 32, so that
-// an SM holds more problems (248 registers: 2 blocks of 96 threads). Off unless
-// BLAS_BATCHED_LU_PANEL_HALVES=1 (lu_panel_halves).
+// c64's 32-wide rolled panel as two 16-wide halves in one launch (getrf_panel's HALVES): a row
+// holds 16 complex doubles in registers instead of 32 (156-168 registers against 218-252), so an
+// SM holds more problems. Same bits as the whole panel (s52, the bench's --digest at 49..128);
+// H200, kernel: 3-7 % faster at 64..112 in both layouts, 1-5 % at 128..160, even at 48, 192 and
+// 256 (bench/results/lu-s52-NVIDIA-H200.txt). BLAS_BATCHED_LU_PANEL_HALVES=2: the whole panel.
 constexpr bool lu_panel_halves_built(DevPrec p, int K) { return p == DevPrec::c64 && K == 32; }
 // Panels of up to this many rows take the halves, at 3 blocks an SM or more (its launch bounds:
 // at most 170 registers; 96 rows then fit 4 blocks an SM).

@@ -135,7 +135,7 @@ constexpr int lu_rows_config(DevPrec p, LuRoutine r, int order) {
 // (getrf, getri and the inverse's pair) from that order on in every precision (33: nowhere), for
 // tests and A/B runs.
 constexpr int kLuRolledWidthStep = 8;  // rows of 32, 24, 16, 8 registers: a loop each
-constexpr int kLuRolledNarrowRow = 24;  // c64's rows at 17..24 (lu_rolled_narrow_takes)
+constexpr int kLuRolledNarrowRow = 24;  // rows at 17..24 (lu_rolled_narrow_takes)
 //
 // getri's rolled form (getri_register.cuh, ROLLED: both triangular solves in loops, x shifting
 // through the registers) against the unrolled kernel, the same measurement (getri of the
@@ -179,21 +179,32 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 // one-pass kernel (device pointer arrays, ms pair / one-pass at 17, 18, 20, 22, 24, 26, 27):
 //   2.95 / 3.45, 2.69 / 3.32, 2.48 / 3.00, 2.29 / 2.64, 2.09 / 2.47; 26, 27 (rows of 32):
 //   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27 until s41: lu_one_pass_inverse).
+// getrf's rows of 24 in the other precisions (s52, H200, strided, about 1 GB, kernel ms rows of
+// 24 / rows of 32 at 17, 20, 22, 24; bench/results/lu-s52-NVIDIA-H200.txt): r64 0.85 / 0.94,
+// 0.73 / 0.81, 0.69 / 0.75, 0.65 / 0.70 (96 registers, 20 warps an SM instead of 16); r32 at
+// 17..23 (its rolled orders) 1.10 / 1.21, 0.93 / 1.03, 0.86 / 0.95, 23: 0.84 / 0.91; c32 1.16 /
+// 1.19, 1.01 / 1.04, 0.95 / 0.97, 0.88 / 0.91. The same bits either way (the bench's --digest).
+// r16 (17..21) and c16: see lu-s52. getri's rows of 24 exist in c64 only.
 // BLAS_BATCHED_LU_ROLLED_NARROW=0 turns the rows of 24 off (getrf, getri and the inverse take
 // the rolled kernels' rows of 32 there).
+constexpr bool lu_rolled_narrow_built(DevPrec p, LuRoutine r) {
+  return p == DevPrec::c64 || r == LuRoutine::getrf;
+}
 constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
-  return r != LuRoutine::getrf_getri && p == DevPrec::c64 && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
+  return r != LuRoutine::getrf_getri && lu_rolled_narrow_built(p, r) && lu_rolled_takes(p, r, order) &&
+         order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
 // The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
-// kernels there), and the narrow orders are rolled orders of getrf and getri alike.
+// kernels there), and getri's narrow orders are narrow in getrf too: the inverse's pair follows
+// getri's choice (lu_config), so both its kernels exist.
 constexpr DevPrec kLuRolledPrecisions[] = {DevPrec::r16, DevPrec::c16, DevPrec::r32, DevPrec::c32, DevPrec::r64, DevPrec::c64};
 constexpr bool lu_rolled_rules_agree() {
   for (const DevPrec p : kLuRolledPrecisions)
     for (int n = 1; n <= kLuRegisterMax; ++n) {
       if (lu_rolled_takes(p, LuRoutine::getrf_getri, n) && !lu_rolled_takes(p, LuRoutine::getri, n)) return false;
-      const bool narrow = lu_rolled_narrow_takes(p, LuRoutine::getrf, n);
-      if (narrow != lu_rolled_narrow_takes(p, LuRoutine::getri, n)) return false;
-      if (narrow && !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getri, n))) return false;
+      if (lu_rolled_narrow_takes(p, LuRoutine::getri, n) &&
+          !(lu_rolled_narrow_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getrf, n)))
+        return false;
     }
   return true;
 }

@@ -17,7 +17,7 @@ enum LuConfig : int {
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), kLuPanelWideWidth columns
   kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width, lu_panel_left_over_narrow)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
-  kLuRegisterRolledNarrow,  // the rolled getrf and getri of c64 with rows of kLuRolledNarrowRow registers
+  kLuRegisterRolledNarrow,  // the rolled getrf (and c64's getri) with rows of kLuRolledNarrowRow registers
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
   kLuRegisterRows4, kLuRegisterLanes4,   // getrf of side 4 on that kernel: two rows a thread, or one row
   kLuDeferredSwaps,  // blocked getrf's interchanges left for the end (getrf_deferred_swaps.cuh)
@@ -180,11 +180,13 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 //   2.95 / 3.45, 2.69 / 3.32, 2.48 / 3.00, 2.29 / 2.64, 2.09 / 2.47; 26, 27 (rows of 32):
 //   2.61 / 2.32, 2.55 / 2.35 (one-pass kept at 25..27 until s41: lu_one_pass_inverse).
 // getrf's rows of 24 in the other precisions (s52, H200, strided, about 1 GB, kernel ms rows of
-// 24 / rows of 32 at 17, 20, 22, 24; bench/results/lu-s52-NVIDIA-H200.txt): r64 0.85 / 0.94,
-// 0.73 / 0.81, 0.69 / 0.75, 0.65 / 0.70 (96 registers, 20 warps an SM instead of 16); r32 at
-// 17..23 (its rolled orders) 1.10 / 1.21, 0.93 / 1.03, 0.86 / 0.95, 23: 0.84 / 0.91; c32 1.16 /
-// 1.19, 1.01 / 1.04, 0.95 / 0.97, 0.88 / 0.91. The same bits either way (the bench's --digest).
-// r16 (17..21) and c16: see lu-s52. getri's rows of 24 exist in c64 only.
+// 24 / rows of 32 at 17, 20, 22, 24; bench/results/lu-s52-NVIDIA-H200.txt, section 6):
+//   r64 0.85 / 0.94, 0.73 / 0.80, 0.68 / 0.74, 0.64 / 0.69 (96 registers: 20 warps an SM, not 16)
+//   r32 1.08 / 1.20, 0.91 / 1.01, 0.84 / 0.93 (rolled up to 23)
+//   c32 1.16 / 1.19, 1.01 / 1.04, 0.95 / 0.97, 0.88 / 0.91
+//   r16 2.63 / 3.08, 2.22 / 2.57, 21: 2.14 / 2.50 (rolled up to 21)
+//   c16 2.72 / 2.78, 2.34 / 2.39, 2.17 / 2.32, 1.99 / 2.16
+// The same bits either way (the bench's --digest). getri's rows of 24 exist in c64 only.
 // BLAS_BATCHED_LU_ROLLED_NARROW=0 turns the rows of 24 off (getrf, getri and the inverse take
 // the rolled kernels' rows of 32 there).
 constexpr bool lu_rolled_narrow_built(DevPrec p, LuRoutine r) {

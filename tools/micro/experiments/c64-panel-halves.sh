@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Device job for the c64-panel-halves experiment (s51, never run on a GPU). Build here first:
+# Device job of the c64-panel-halves experiment (prepared s51; run s52 and landed as the default, cb2deaa: the patch is commit 8a08f07). It was built here first:
 #   git checkout -b next/c64-panel-halves main && git am tools/micro/experiments/c64-panel-halves.patch   (src and conformance only)
 #   ninja -C build && bash tools/prebuilt.sh -n halves conformance_gpu_getrf
 # then, from the device tool (carry .devdeps .prebuilt; the switch is off by default, so one

@@ -1,6 +1,6 @@
 // The panel of the blocked getrf (getrf_blocked in lu.cu): an m x jb panel (m <= lu_panel_max_threads: 512, 256 for c64 at K = 32; jb <= K, K its width)
 // with a row per thread of a block of as many warps as the rows need (short panels leave room
-// for more blocks), each row's K entries in registers. LAPACK's xgetf2 steps with two block
+// for more blocks), each row's K entries in registers (K / 2 in HALVES, c64's panels of up to 128 rows). LAPACK's xgetf2 steps with two block
 // barriers each: the pivot (LAPACK's rule as pivot_row's packed keys: warp reductions by
 // __reduce_*_sync, then each warp over the warps' results the same way; block_pivot_row), then
 // the pivot row's broadcast through shared memory. Rows never move during the steps: each

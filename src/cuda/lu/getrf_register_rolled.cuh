@@ -17,7 +17,7 @@ template <class S, int K, int NR = K>
 struct GetrfRolledShape {
   using CT = typename dev<S>::C;
   static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
-  // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed complex row (c64 at
+  // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed row but r64's (c64 at
   // NR = 24: 161 registers, no spill, 12 warps an SM instead of 8), 48 for a narrowed r64 row (96
   // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52).
   static constexpr int REGS = NR * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? (NR < K ? 48 : 64) : NR < K ? 72 : 80);

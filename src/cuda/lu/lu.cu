@@ -20,7 +20,8 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
       const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(p, side) ? LuRoutine::getri : r;
       if (!lu_rolled(p, rule, side)) return c;
-      // Rows of 24 for the inverse where getri's call takes them: the same kernels as the calls.
+      // Rows of 24 for the inverse only where getri has them (c64): the same kernels as the calls.
+      // Elsewhere its getrf keeps rows of 32, which give getrf's call's bits (lu_rolled_narrow_takes).
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
       return lu_rolled_narrow(p, narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
     }

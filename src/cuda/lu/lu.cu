@@ -59,9 +59,9 @@ bool lu_panel_staged(DevPrec p, int threads, int outside) {
   return lu_panel_staged_takes(threads, outside, forced ? forced : lu_panel_staged_max_outside(p));
 }
 
-bool lu_panel_halves(DevPrec p, int K) {
+bool lu_panel_halves(DevPrec p, int K, int threads) {
   static const int forced = tuning_env("BLAS_BATCHED_LU_PANEL_HALVES");
-  return forced != 2 && lu_panel_halves_built(p, K);
+  return forced != 2 && lu_panel_halves_takes(p, K, threads);
 }
 
 bool lu_panel_left_over_narrow(DevPrec p) {

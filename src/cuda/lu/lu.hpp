@@ -52,9 +52,10 @@ bool lu_panel_rolled(DevPrec p, int K);
 // through shared memory (lu_panel_staged_takes; BLAS_BATCHED_LU_PANEL_STAGED_MAX_OUTSIDE=<columns>
 // sets lu_panel_staged_max_outside for an A/B; read once per process).
 bool lu_panel_staged(DevPrec p, int threads, int outside);
-// Whether c64's 32-wide rolled panels (of up to kLuPanelHalvesMaxThreads rows) run as two halves (lu_panel_halves_built;
-// BLAS_BATCHED_LU_PANEL_HALVES=2 turns them off for an A/B, read once per process).
-bool lu_panel_halves(DevPrec p, int K);
+// Whether a rolled panel K wide on `threads` threads runs as two halves (lu_panel_halves_takes: c64's
+// 32-wide of up to kLuPanelHalvesMaxThreads rows; BLAS_BATCHED_LU_PANEL_HALVES=2 turns them off
+// for an A/B, read once per process).
+bool lu_panel_halves(DevPrec p, int K, int threads);
 // Whether blocked getrf's panel of at most 16 columns in a run of 32-wide panels (the columns left
 // over, or a matrix that narrow) takes the 16-wide kernel (lu_panel_left_over_narrow_takes; BLAS_BATCHED_LU_PANEL_NARROW_LEFT_OVER=1
 // or 2 forces it on or off, an A/B switch read once per process).

@@ -121,7 +121,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
       auto rolled = [&](auto staged) {
         constexpr bool kStaged = decltype(staged)::value;
         if constexpr (lu_panel_halves_built(kPrec, K))
-          if (lu_panel_halves(kPrec, K) && threads <= kLuPanelHalvesMaxThreads) {
+          if (lu_panel_halves(kPrec, K, threads)) {
             if (!row_major) return go(getrf_panel<S, K, true, kPasses, kStaged, false, true>, threads, units, rolled_bytes);
             return go(getrf_panel<S, K, true, kPasses, kStaged, true, true>, threads, units, rolled_bytes);
           }

@@ -429,6 +429,9 @@ constexpr bool lu_panel_halves_built(DevPrec p, int K) { return p == DevPrec::c6
 // Panels of up to this many rows take the halves, at 3 blocks an SM or more (its launch bounds:
 // at most 170 registers; 96 rows then fit 4 blocks an SM).
 constexpr int kLuPanelHalvesMaxThreads = 128, kLuPanelHalvesMinBlocks = 3;
+constexpr bool lu_panel_halves_takes(DevPrec p, int K, int threads) {
+  return lu_panel_halves_built(p, K) && threads <= kLuPanelHalvesMaxThreads;
+}
 // The rolled panel's dynamic shared memory: K finished columns of every thread's row; in
 // row-major a padded column and each row's final place too.
 constexpr int lu_panel_rolled_shared_bytes(int K, int threads, int bytes, bool row_major) {

@@ -6,8 +6,8 @@
 // entry outside 1..n or an exactly zero U(i,i) leaves the problem untouched, as LAPACK does.
 // ROLLED (K = 32, lu_tuning.hpp): the two solves loop over the columns instead of being
 // unrolled (the unrolled kernel's code outgrows the instruction caches, as getrf's does), x
-// shifting through the registers and each finished entry waiting in shared memory; NR < K (c64
-// of orders up to 24): the matrix staged NR x NR and rows of NR registers.
+// shifting through the registers and each finished entry waiting in shared memory; NR < K (orders
+// 17..24, lu_rolled_narrow_takes): the matrix staged NR x NR and rows of NR registers.
 #pragma once
 #include "lu_common.cuh"
 
@@ -91,8 +91,11 @@ __device__ __forceinline__ void getri_backward_rolled(CT (&row)[K], int &k, cons
   if constexpr (NEXT > 0) getri_backward_rolled<NEXT, K, LDK>(row, k, M, fin, stride);
 }
 
+// Narrowed rows of compute types up to 8 bytes capped at 128 registers (16 one-warp blocks an SM),
+// no spill: r64 166 -> 128 and c32 162 -> 128 (12 -> 16 warps an SM), r16 112 -> 96 (s53).
 template <class S, int K, int WPB, bool ROLLED = false, int NR = K>
-__global__ void __launch_bounds__(32 * WPB, 1) getri_register(const __grid_constant__ FactorLaunch L) {
+__global__ void __launch_bounds__(32 * WPB, NR < K && sizeof(typename dev<S>::C) <= 8 ? 16 / WPB : 1)
+    getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
   using R = real_t<CT>;
   using Stage = GetriStage<S, K, ROLLED, NR>;

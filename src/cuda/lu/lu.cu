@@ -20,10 +20,9 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
       const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(p, side) ? LuRoutine::getri : r;
       if (!lu_rolled(p, rule, side)) return c;
-      // Rows of 24 for the inverse only where getri has them (c64): the same kernels as the calls.
-      // Elsewhere its getrf keeps rows of 32, which give getrf's call's bits (lu_rolled_narrow_takes).
+      // The inverse's pair takes rows of 24 where getri's call does: the same kernels as the two calls.
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
-      return lu_rolled_narrow(p, narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
+      return lu_rolled_narrow(narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
@@ -80,9 +79,9 @@ int lu_rows(DevPrec p, LuRoutine r, int side) {
   return enabled ? lu_rows_config(p, r, side) : kLuNoRows;
 }
 
-bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side) {
+bool lu_rolled_narrow(LuRoutine r, int side) {
   static const bool enabled = switched_on("BLAS_BATCHED_LU_ROLLED_NARROW");
-  return enabled && lu_rolled_narrow_takes(p, r, side);
+  return enabled && lu_rolled_narrow_takes(r, side);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

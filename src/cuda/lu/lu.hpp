@@ -63,9 +63,9 @@ bool lu_panel_left_over_narrow(DevPrec p);
 // Whether routine r of order `side` (max(m, n)) takes the rolled kernels (lu_rolled_takes, or
 // from BLAS_BATCHED_LU_ROLLED_MIN on, read once per process).
 bool lu_rolled(DevPrec p, LuRoutine r, int side);
-// Whether such a rolled getrf or getri takes rows of kLuRolledNarrowRow registers (lu_rolled_narrow_takes,
+// Whether such a rolled getrf or getri (any precision) takes rows of kLuRolledNarrowRow registers (lu_rolled_narrow_takes,
 // unless BLAS_BATCHED_LU_ROLLED_NARROW=0, read once per process).
-bool lu_rolled_narrow(DevPrec p, LuRoutine r, int side);
+bool lu_rolled_narrow(LuRoutine r, int side);
 // getrf's configuration on the rows kernel for order `side` (max(m, n)), lu_rows_config, or
 // kLuNoRows; all kLuNoRows under BLAS_BATCHED_LU_ROWS=0 (A/B; read once per process).
 int lu_rows(DevPrec p, LuRoutine r, int side);

@@ -44,15 +44,11 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  if (config == kLuRegisterRolledNarrow) {  // where lu_rolled_narrow_built
+  if (config == kLuRegisterRolledNarrow) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
     const int64_t blocks = (units + WPB - 1) / WPB;
-    if constexpr (lu_rolled_narrow_built(kPrec, LuRoutine::getrf))
-      if (getrf) return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
-    if constexpr (lu_rolled_narrow_built(kPrec, LuRoutine::getri))
-      if (routine == LuRoutine::getri)
-        return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
-    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    return getrf ? go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes())
+                 : go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
   }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;

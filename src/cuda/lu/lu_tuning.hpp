@@ -130,7 +130,10 @@ constexpr int lu_rows_config(DevPrec p, LuRoutine r, int order) {
 //   r16 3.28 / 3.40, 2.76 / 2.86, 2.46 / 2.29, 2.19 / 1.93, 1.85 / 1.71 (22: 2.59 / 2.56)
 // The real precisions' unrolled kernels fit the caches (r64 96 KB) and do fewer operations
 // (the rolled loop moves the row's registers by two every pair): they keep them from 26 (r64),
-// 24 (r32) and 22 (r16) on. (The split-row kernel of the thirtieth session, a c64 row over two threads,
+// 24 (r32) and 22 (r16) on. With rows of 24 (below) the rolled kernels take r32 and r16 up to 24
+// (s53, H200, kernel ms rolled rows of 24 / unrolled: r16 22 2.01 / 2.41, 23 1.94 / 2.30, 24 1.89
+// / 2.26, 25 (rows of 32) 2.21 / 2.12; r32 24 0.773 / 0.840, 25 (rows of 32) 0.855 / 0.801;
+// r64 25 0.701 / 0.701, 26 0.665 / 0.656; bench/results/lu-s53-NVIDIA-H200.txt, section 3). (The split-row kernel of the thirtieth session, a c64 row over two threads,
 // lost to both and is gone.) BLAS_BATCHED_LU_ROLLED_MIN=<order> instead takes the rolled kernels
 // (getrf, getri and the inverse's pair) from that order on in every precision (33: nowhere), for
 // tests and A/B runs.
@@ -161,7 +164,7 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
   if (order <= kLuRegisterMax / 2 || order > kLuRegisterMax) return false;
   switch (r) {
     case LuRoutine::getrf:
-      return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 ? order <= 23 : p == DevPrec::r16 ? order <= 21 : true;
+      return p == DevPrec::r64 ? order <= 25 : p == DevPrec::r32 || p == DevPrec::r16 ? order <= 24 : true;
     case LuRoutine::getri: return p == DevPrec::r64 ? order <= 25 : true;
     case LuRoutine::getrf_getri: return false;  // where it has a one-pass kernel, that (lu_one_pass_inverse)
   }
@@ -182,31 +185,34 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 // getrf's rows of 24 in the other precisions (s52, H200, strided, about 1 GB, kernel ms rows of
 // 24 / rows of 32 at 17, 20, 22, 24; bench/results/lu-s52-NVIDIA-H200.txt, section 6):
 //   r64 0.85 / 0.94, 0.73 / 0.80, 0.68 / 0.74, 0.64 / 0.69 (96 registers: 20 warps an SM, not 16)
-//   r32 1.08 / 1.20, 0.91 / 1.01, 0.84 / 0.93 (rolled up to 23)
+//   r32 1.08 / 1.20, 0.91 / 1.01, 0.84 / 0.93 (rolled up to 23 then)
 //   c32 1.16 / 1.19, 1.01 / 1.04, 0.95 / 0.97, 0.88 / 0.91
-//   r16 2.63 / 3.08, 2.22 / 2.57, 21: 2.14 / 2.50 (rolled up to 21)
+//   r16 2.63 / 3.08, 2.22 / 2.57, 21: 2.14 / 2.50 (rolled up to 21 then)
 //   c16 2.72 / 2.78, 2.34 / 2.39, 2.17 / 2.32, 1.99 / 2.16
-// The same bits either way (the bench's --digest). getri's rows of 24 exist in c64 only.
+// The same bits either way (the bench's --digest).
+// getri's rows of 24 in the other precisions (s53, the same measurement, kernel ms rows of 24 /
+// rows of 32 at 17, 20, 24; narrowed rows of compute types up to 8 bytes capped at 128
+// registers, getri_register; bench/results/lu-s53-NVIDIA-H200.txt, section 1):
+//   r64 0.947 / 1.118, 0.773 / 0.913, 0.653 / 0.763    r32 1.375 / 1.518, 1.117 / 1.225, 0.941 / 1.019
+//   c32 1.312 / 1.521, 1.095 / 1.222, 0.947 / 1.031    r16 3.64 / 4.47, 3.06 / 3.72, 2.62 / 3.17
+//   c16 3.59 / 4.53, 3.02 / 3.83, 2.55 / 3.21
+// and the inverse in one call (device pointer arrays; r64, c32 and c16 run the pair, which
+// follows getri's choice), 17, 20, 24: r64 1.83 / 2.14, 1.53 / 1.76, 1.31 / 1.49;
+// c32 2.51 / 2.77, 2.11 / 2.31, 1.83 / 1.97; c16 6.47 / 7.58, 5.48 / 6.37, 4.59 / 5.43. The same bits.
 // BLAS_BATCHED_LU_ROLLED_NARROW=0 turns the rows of 24 off (getrf, getri and the inverse take
-// the rolled kernels' rows of 32 there).
-constexpr bool lu_rolled_narrow_built(DevPrec p, LuRoutine r) {
-  return p == DevPrec::c64 || r == LuRoutine::getrf;
-}
-constexpr bool lu_rolled_narrow_takes(DevPrec p, LuRoutine r, int order) {
-  return r != LuRoutine::getrf_getri && lu_rolled_narrow_built(p, r) && lu_rolled_takes(p, r, order) &&
-         order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
+// the rolled kernels' rows of 32 there). lu_config asks lu_rolled first: orders that
+// BLAS_BATCHED_LU_ROLLED_MIN makes rolled take rows of 24 too.
+constexpr bool lu_rolled_narrow_takes(LuRoutine r, int order) {
+  return r != LuRoutine::getrf_getri && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
 // The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
-// kernels there), and getri's narrow orders are narrow in getrf too: the inverse's pair follows
-// getri's choice (lu_config), so both its kernels exist.
+// kernels there), so its pair is the two calls' kernels.
 constexpr DevPrec kLuRolledPrecisions[] = {DevPrec::r16, DevPrec::c16, DevPrec::r32, DevPrec::c32, DevPrec::r64, DevPrec::c64};
 constexpr bool lu_rolled_rules_agree() {
   for (const DevPrec p : kLuRolledPrecisions)
     for (int n = 1; n <= kLuRegisterMax; ++n) {
       if (lu_rolled_takes(p, LuRoutine::getrf_getri, n) && !lu_rolled_takes(p, LuRoutine::getri, n)) return false;
-      if (lu_rolled_narrow_takes(p, LuRoutine::getri, n) &&
-          !(lu_rolled_narrow_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getrf, n)))
-        return false;
+      if (lu_rolled_narrow_takes(LuRoutine::getri, n) != lu_rolled_narrow_takes(LuRoutine::getrf, n)) return false;
     }
   return true;
 }

@@ -19,8 +19,10 @@ struct GetrfRolledShape {
   static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
   // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed row but r64's (c64 at
   // NR = 24: 161 registers, no spill, 12 warps an SM instead of 8), 48 for a narrowed r64 row (96
-  // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52).
-  static constexpr int REGS = NR * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? (NR < K ? 48 : 64) : NR < K ? 72 : 80);
+  // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52); c64's rows of
+  // kLuRolledShortRow 128 (20 bytes spilled, 16 warps an SM instead of 12: 8-13 % faster, s53).
+  static constexpr int REGS = NR == kLuRolledShortRow ? 128
+                              : NR * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? (NR < K ? 48 : 64) : NR < K ? 72 : 80);
   // An SM's warps are spread over its four register files (16384 registers each), so it holds
   // four times the warps one file holds (a bound of 9 one-warp blocks would cap the registers at
   // 3 warps a file: 168, and spill).

@@ -22,7 +22,8 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       if (!lu_rolled(p, rule, side)) return c;
       // The inverse's pair takes rows of 24 where getri's call does: the same kernels as the two calls.
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
-      return lu_rolled_narrow(narrow_rule, side) ? int(kLuRegisterRolledNarrow) : int(kLuRegisterRolled);
+      if (!lu_rolled_narrow(narrow_rule, side)) return kLuRegisterRolled;
+      return lu_rolled_short(p, r, side) ? int(kLuRegisterRolledShort) : int(kLuRegisterRolledNarrow);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
@@ -82,6 +83,11 @@ int lu_rows(DevPrec p, LuRoutine r, int side) {
 bool lu_rolled_narrow(LuRoutine r, int side) {
   static const bool enabled = switched_on("BLAS_BATCHED_LU_ROLLED_NARROW");
   return enabled && lu_rolled_narrow_takes(r, side);
+}
+
+bool lu_rolled_short(DevPrec p, LuRoutine r, int side) {
+  static const bool enabled = switched_on("BLAS_BATCHED_LU_ROLLED_SHORT");
+  return enabled && lu_rolled_short_takes(p, r, side);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

@@ -35,7 +35,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
   };
   constexpr DevPrec kPrec = dev_prec_of<S>();
   // The rolled configuration has no one-pass inverse: its getrf, then its getri.
-  if (routine == LuRoutine::getrf_getri && (config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
+  if (routine == LuRoutine::getrf_getri && (lu_is_rolled(config) ||
                                             !(lu_is_register(config) &&
                                             lu_one_pass(kPrec, lu_register_side(config))))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
@@ -49,6 +49,12 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     const int64_t blocks = (units + WPB - 1) / WPB;
     return getrf ? go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes())
                  : go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
+  }
+  if (config == kLuRegisterRolledShort) {  // getrf only (lu_rolled_short_takes)
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledShortRow;
+    if constexpr (lu_rolled_short_built(kPrec))
+      if (getrf) return go(getrf_register_rolled<S, K, NR>, 32 * WPB, (units + WPB - 1) / WPB, GetrfRolledShape<S, K, NR>::shared_bytes());
+    return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;

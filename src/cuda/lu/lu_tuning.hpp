@@ -17,7 +17,8 @@ enum LuConfig : int {
   kLuPanel,  // blocked getrf's panels (getrf_panel.cuh), kLuPanelWideWidth columns
   kLuPanelNarrow,  // the same, kLuPanelNarrowWidth columns (lu_blocked_panel_width, lu_panel_left_over_narrow)
   kLuRegisterRolled,  // side kLuRegisterMax in loops: getrf_register_rolled.cuh, getri_register's ROLLED form
-  kLuRegisterRolledNarrow,  // the rolled getrf (and c64's getri) with rows of kLuRolledNarrowRow registers
+  kLuRegisterRolledNarrow,  // the rolled getrf and getri with rows of kLuRolledNarrowRow registers
+  kLuRegisterRolledShort,  // the rolled getrf with rows of kLuRolledShortRow registers (lu_rolled_short_takes)
   kLuRegisterRows8, kLuRegisterRows16,  // getrf of sides 8 and 16 with two rows a thread (getrf_register_rows.cuh)
   kLuRegisterRows4, kLuRegisterLanes4,   // getrf of side 4 on that kernel: two rows a thread, or one row
   kLuDeferredSwaps,  // blocked getrf's interchanges left for the end (getrf_deferred_swaps.cuh)
@@ -28,12 +29,15 @@ constexpr int kLuFirstShared = kLuShared40;
 static_assert(kLuGlobal - kLuFirstShared == kFactorSharedTiers, "one shared configuration per tier");
 constexpr int kLuSharedThreads = kFactorBlockThreads;
 
+constexpr bool lu_is_rolled(int config) {
+  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow || config == kLuRegisterRolledShort;
+}
 constexpr bool lu_is_rows(int config) {
   return config == kLuRegisterRows8 || config == kLuRegisterRows16 || config == kLuRegisterRows4 ||
          config == kLuRegisterLanes4;
 }
 constexpr int lu_register_side(int config) {  // lu_is_register(config)
-  return config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRegisterMax
+  return lu_is_rolled(config) ? kLuRegisterMax
          : config == kLuRegisterRows8                                     ? 8
          : config == kLuRegisterRows16                                    ? 16
          : config == kLuRegisterRows4 || config == kLuRegisterLanes4      ? 4
@@ -52,8 +56,7 @@ constexpr int lu_problems_per_warp(int config) {
   return lu_is_thread(config) ? 32 : 32 * lu_rows_per_thread(config) / lu_register_side(config);
 }
 constexpr bool lu_is_register(int config) {
-  return (config >= 0 && config <= kLuRegister32) || config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ||
-         lu_is_rows(config);
+  return (config >= 0 && config <= kLuRegister32) || lu_is_rolled(config) || lu_is_rows(config);
 }
 constexpr bool lu_is_shared(int config) { return config >= kLuFirstShared && config < kLuGlobal; }
 constexpr int lu_shared_elements(int config) {
@@ -72,7 +75,7 @@ constexpr int kLuThreadWarps = 4;
 // no bound: a bound of 1 emits `.minnctapersm 1`, which took r64's staged kernel from 96 to 104
 // registers (5 blocks to 4) and n = 4 from 0.415 to 0.470 ms.
 constexpr int lu_thread_min_blocks(bool single_complex) { return single_complex ? 6 : 0; }
-// The rolled kernels (kLuRegisterRolled, kLuRegisterRolledNarrow) run one problem a warp with
+// The rolled kernels (lu_is_rolled) run one problem a warp with
 // shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so
 // that an SM fills up to what registers and shared memory allow.
 constexpr int kLuRolledWarps = 1;
@@ -80,7 +83,7 @@ constexpr int kLuRolledWarps = 1;
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {
   return lu_is_thread(config)                ? kLuThreadWarps
-         : config == kLuRegisterRolled || config == kLuRegisterRolledNarrow ? kLuRolledWarps
+         : lu_is_rolled(config)                ? kLuRolledWarps
          : lu_is_rows(config)                  ? kLuRegisterWarps[lu_register_config(lu_register_side(config))]
          : lu_is_register(config)              ? kLuRegisterWarps[config]
                                                : 1;
@@ -204,6 +207,18 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 // BLAS_BATCHED_LU_ROLLED_MIN makes rolled take rows of 24 too.
 constexpr bool lu_rolled_narrow_takes(LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
+}
+// c64 getrf of orders up to kLuRolledShortRow: rows of 20 registers, capped at 128 (20 bytes
+// spilled; GetrfRolledShape), so that an SM holds 16 warps instead of the rows of 24's 12
+// (uncapped, rows of 20 take 156 registers: 12 warps, and gain 0-3 %). Measured on the H200
+// (s53, strided, about 1 GB, kernel ms rows of 20 / rows of 24 / cuBLAS getrfBatched at 17, 18,
+// 19, 20): 0.996 / 1.085 / 1.007, 0.927 / 1.017 / 0.957, 0.886 / 1.016 / 1.124, 0.830 / 0.954 /
+// 0.903; the same bits. Rows of 24 capped at 128 registers spill 136 bytes and are 12-15 % slower
+// (bench/results/lu-s53-NVIDIA-H200.txt, section 5). BLAS_BATCHED_LU_ROLLED_SHORT=0 turns them off.
+constexpr int kLuRolledShortRow = 20;
+constexpr bool lu_rolled_short_built(DevPrec p) { return p == DevPrec::c64; }
+constexpr bool lu_rolled_short_takes(DevPrec p, LuRoutine r, int order) {
+  return lu_rolled_short_built(p) && r == LuRoutine::getrf && lu_rolled_narrow_takes(r, order) && order <= kLuRolledShortRow;
 }
 // The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
 // kernels there), so its pair is the two calls' kernels.

@@ -30,6 +30,7 @@ struct GetrfRolledShape {
   static_assert(MIN_BLOCKS > 0, "a block's warps fit the register files");
   // The finished columns: NR per thread, element j of lane l of warp w at [j][w * 32 + l].
   static constexpr int shared_bytes() { return NR * THREADS * int(sizeof(CT)); }
+  static constexpr bool STAGE_ROW_MAJOR = lu_rolled_stage_row_major(dev_prec_of<S>(), NR);  // row-major in tiles
 };
 
 // One step on the thread's row, whose register q holds the step's column i (ROWS lanes a
@@ -66,6 +67,37 @@ __device__ __forceinline__ void rolled_steps(CT (&row)[K], int &i, int mn, int n
   if constexpr (NEXT > 0) rolled_steps<ROWS, NEXT>(row, i, mn, n, t, pivot_row_buf, finished, stride, cur, done, info, my_piv);
 }
 
+// Row-major problems in and out through the finished-columns buffer (where
+// lu_rolled_stage_row_major), the warp reading and writing tiles of ROWS rows x COLS columns:
+// each column's ROWS entries one 128-byte shared-memory wavefront, each row's COLS entries
+// contiguous in global memory, instead of each thread its own row.
+template <class CT>
+constexpr int kRolledStageRows = 128 / int(sizeof(CT)) < 32 ? 128 / int(sizeof(CT)) : 32;
+template <class S, class P, class CT>
+__device__ __forceinline__ void rolled_stage_in(const P &prob, CT *warp_cols, int stride, int lane) {
+  constexpr int ROWS = kRolledStageRows<CT>, COLS = 32 / ROWS;
+  const int dr = lane % ROWS, dc = lane / ROWS;
+  __syncwarp();  // the previous problem's columns are read
+  if (prob.active)
+    for (int r0 = 0; r0 < prob.m; r0 += ROWS)
+      for (int c0 = 0; c0 < prob.n; c0 += COLS) {
+        const int r = r0 + dr, c = c0 + dc;
+        if (r < prob.m && c < prob.n) warp_cols[c * stride + r] = widen(prob.a[int64_t(r) * prob.ld + c]);
+      }
+  __syncwarp();
+}
+template <class S, class P, class CT>
+__device__ __forceinline__ void rolled_stage_out(const P &prob, const CT *warp_cols, int stride, const int *dest, int lane) {
+  constexpr int ROWS = kRolledStageRows<CT>, COLS = 32 / ROWS;
+  const int dr = lane % ROWS, dc = lane / ROWS;
+  if (prob.active)
+    for (int r0 = 0; r0 < prob.m; r0 += ROWS)
+      for (int c0 = 0; c0 < prob.n; c0 += COLS) {
+        const int r = r0 + dr, c = c0 + dc;
+        if (r < prob.m && c < prob.n) prob.a[int64_t(dest[r]) * prob.ld + c] = narrow<S>(warp_cols[c * stride + r]);
+      }
+}
+
 template <class S, int K, int NR = K>
 __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRolledShape<S, K, NR>::MIN_BLOCKS)
     getrf_register_rolled(const __grid_constant__ FactorLaunch L) {
@@ -80,7 +112,17 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);  // n <= NR (lu_config)
     CT r[NR];
-    P.load<NR>(r);
+    constexpr bool kStage = Shape::STAGE_ROW_MAJOR;
+    static_assert(!kStage || (kRolledStageRows<CT> < 32 && PPW == 1), "tiles of whole wavefronts, a problem a warp");
+    CT *warp_cols = reinterpret_cast<CT *>(rolled_shared) + warp * 32;
+    if (kStage && P.rm) {
+      rolled_stage_in<S>(P, warp_cols, THREADS, lane);
+#pragma unroll
+      for (int j = 0; j < NR; ++j) r[j] = P.has_row && j < P.n ? warp_cols[j * THREADS + t] : from_real<CT>(real_t<CT>(0));
+      __syncwarp();
+    } else {
+      P.load<NR>(r);
+    }
     int cur = t, info = 0, my_piv = 0;
     bool done = !P.has_row;
     int i = 0;  // the column in r[0]
@@ -90,9 +132,17 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
     for (int j = 0; j < NR; ++j)
       if (i + j < P.n) finished[(i + j) * THREADS] = r[j];
 
-    S *out = P.row(cur);
-    if (P.has_row)
-      for (int j = 0; j < P.n; ++j) out[j * P.step] = narrow<S>(finished[j * THREADS]);
+    if (kStage && P.rm) {
+      __shared__ int dest_rows[WPB][32];
+      dest_rows[warp][lane] = cur;
+      __syncwarp();
+      rolled_stage_out<S>(P, warp_cols, THREADS, dest_rows[warp], lane);
+      __syncwarp();  // the next problem's stage overwrites the columns
+    } else {
+      S *out = P.row(cur);
+      if (P.has_row)
+        for (int j = 0; j < P.n; ++j) out[j * P.step] = narrow<S>(finished[j * THREADS]);
+    }
     P.finish(my_piv, info);
   }
 }

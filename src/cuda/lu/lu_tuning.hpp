@@ -220,6 +220,17 @@ constexpr bool lu_rolled_short_built(DevPrec p) { return p == DevPrec::c64; }
 constexpr bool lu_rolled_short_takes(DevPrec p, LuRoutine r, int order) {
   return lu_rolled_short_built(p) && r == LuRoutine::getrf && lu_rolled_narrow_takes(r, order) && order <= kLuRolledShortRow;
 }
+// Row-major problems of the rolled getrf in and out through shared memory in tiles
+// (getrf_register_rolled.cuh) instead of a thread its row: c32 with rows of 32 only. Measured on
+// the H200 (s53, row-major, strided, about 1 GB, kernel ms tiles / a thread its row at 17, 20,
+// 24, 28, 32): c32 1.439 / 1.256, 1.284 / 1.180, 1.162 / 1.132, 1.064 / 1.277, 1.141 / 1.319
+// (17..24: rows of 24); c64 1.191 / 1.066, 1.025 / 0.988, 1.086 / 1.054, 1.305 / 1.178, 1.183 /
+// 1.111; r64 17..24 1.112 / 0.908, 0.992 / 0.846, 0.939 / 0.894 (bench/results/lu-s53-NVIDIA-H200.txt,
+// section 6). The same bits either way (the same data moved). Compute types of 4 bytes would
+// read a column a lane, what the thread-a-row loads do.
+constexpr bool lu_rolled_stage_row_major(DevPrec p, int row_registers) {
+  return p == DevPrec::c32 && row_registers == kLuRegisterMax;
+}
 // The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
 // kernels there), so its pair is the two calls' kernels.
 constexpr DevPrec kLuRolledPrecisions[] = {DevPrec::r16, DevPrec::c16, DevPrec::r32, DevPrec::c32, DevPrec::r64, DevPrec::c64};

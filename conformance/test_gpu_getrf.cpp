@@ -1020,8 +1020,9 @@ TYPED_TEST(GpuGetrf, NullPointerSkipsOnlyItsProblem) {
     LuRun<T> run(layout, "NULL entries");
     auto dom = maker<T>(Input::dominant, layout);
     const int g0 = run.add(4, 4, 8, dom), g1 = run.add(33, 33, 4, dom), g2 = run.add(0, 3, 2, dom),
-              g3 = run.add(6, 9, 3, dom), g4 = run.add(17, 17, 3, dom);
-    const int f0 = run.first(g0), f1 = run.first(g1), f2 = run.first(g2), f3 = run.first(g3), f4 = run.first(g4);
+              g3 = run.add(6, 9, 3, dom), g4 = run.add(17, 17, 3, dom), g6 = run.add(28, 28, 4, dom);
+    const int f0 = run.first(g0), f1 = run.first(g1), f2 = run.first(g2), f3 = run.first(g3), f4 = run.first(g4),
+              f6 = run.first(g6);
     // The blocked getrf (panels, then the trsm and gemm cores on A): A alone or ipiv alone NULL.
     const int g5 = run.add(is_quad<T> ? 40 : 70, is_quad<T> ? 40 : 70, 4, dom), f5 = run.first(g5);
     run.set_null_a(Routine::getrf, f5 + 1), run.set_null_ipiv(Routine::getrf, f5 + 2);
@@ -1034,6 +1035,8 @@ TYPED_TEST(GpuGetrf, NullPointerSkipsOnlyItsProblem) {
     run.set_null_ipiv(Routine::getrf, f3 + 2);
     // Register side 32 (one problem per warp, or per pair of warps in c64's split kernel).
     run.set_null_ipiv(Routine::getrf, f4), run.set_null_a(Routine::getrf, f4 + 1);
+    // Rows of 32 (c32's row-major tiles): a skipped problem between two computed ones.
+    run.set_null_a(Routine::getrf, f6 + 1), run.set_null_ipiv(Routine::getri, f6 + 2);
     // getri (square groups): other problems, and a problem getrf skipped.
     run.set_null_a(Routine::getri, f0 + 1), run.set_null_ipiv(Routine::getri, f0 + 7);
     run.set_null_a(Routine::getri, f0 + 4), run.set_null_ipiv(Routine::getri, f0 + 4);

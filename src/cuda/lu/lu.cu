@@ -20,10 +20,12 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       // that it stays bit for bit the two calls (the rolled getrf's bits are the unrolled one's).
       const LuRoutine rule = r == LuRoutine::getrf_getri && !lu_one_pass(p, side) ? LuRoutine::getri : r;
       if (!lu_rolled(p, rule, side)) return c;
-      // The inverse's pair takes rows of 24 where getri's call does: the same kernels as the two calls.
+      // The inverse's pair takes rows of 24 where getri's call does, and its getrf rows of 20
+      // where getrf's call does: the same kernels as the two calls.
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
       if (!lu_rolled_narrow(narrow_rule, side)) return kLuRegisterRolled;
-      return lu_rolled_short(p, r, side) ? int(kLuRegisterRolledShort) : int(kLuRegisterRolledNarrow);
+      const LuRoutine short_rule = r == LuRoutine::getrf_getri ? LuRoutine::getrf : r;
+      return lu_rolled_short(p, short_rule, side) ? int(kLuRegisterRolledShort) : int(kLuRegisterRolledNarrow);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);

@@ -34,7 +34,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return launch_kernel(s, kernel, L, threads, blocks, bytes);
   };
   constexpr DevPrec kPrec = dev_prec_of<S>();
-  // The rolled configuration has no one-pass inverse: its getrf, then its getri.
+  // The rolled configurations have no one-pass inverse: their getrf, then their getri.
   if (routine == LuRoutine::getrf_getri && (lu_is_rolled(config) ||
                                             !(lu_is_register(config) &&
                                             lu_one_pass(kPrec, lu_register_side(config))))) {
@@ -50,10 +50,14 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return getrf ? go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes())
                  : go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
   }
-  if (config == kLuRegisterRolledShort) {  // getrf only (lu_rolled_short_takes)
+  if (config == kLuRegisterRolledShort) {  // getrf's rows of 20; the inverse's getri keeps rows of 24
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledShortRow;
+    const int64_t blocks = (units + WPB - 1) / WPB;
+    if (!getrf)
+      return go(getri_register<S, K, WPB, true, kLuRolledNarrowRow>, 32 * WPB, blocks,
+                WPB * getri_register_warp_bytes<S, K, true, kLuRolledNarrowRow>());
     if constexpr (lu_rolled_short_built(kPrec))
-      if (getrf) return go(getrf_register_rolled<S, K, NR>, 32 * WPB, (units + WPB - 1) / WPB, GetrfRolledShape<S, K, NR>::shared_bytes());
+      return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
     return s.fail(BLAS_BATCHED_ERR_DEVICE);
   }
   if (config == kLuRegisterRolled) {

@@ -132,7 +132,7 @@ constexpr int lu_rows_config(DevPrec p, LuRoutine r, int order) {
 //   r32 1.35 / 1.51, 1.18 / 1.24, 0.97 / 0.96, 0.84 / 0.81, 0.75 / 0.69 (22: 1.07 / 1.11)
 //   r16 3.28 / 3.40, 2.76 / 2.86, 2.46 / 2.29, 2.19 / 1.93, 1.85 / 1.71 (22: 2.59 / 2.56)
 // The real precisions' unrolled kernels fit the caches (r64 96 KB) and do fewer operations
-// (the rolled loop moves the row's registers by two every pair): they keep them from 26 (r64),
+// (the rolled loop moves the row's registers by two every pair): they kept them from 26 (r64),
 // 24 (r32) and 22 (r16) on. With rows of 24 (below) the rolled kernels take r32 and r16 up to 24
 // (s53, H200, kernel ms rolled rows of 24 / unrolled: r16 22 2.01 / 2.41, 23 1.94 / 2.30, 24 1.89
 // / 2.26, 25 (rows of 32) 2.21 / 2.12; r32 24 0.773 / 0.840, 25 (rows of 32) 0.855 / 0.801;
@@ -231,14 +231,21 @@ constexpr bool lu_rolled_short_takes(DevPrec p, LuRoutine r, int order) {
 constexpr bool lu_rolled_stage_row_major(DevPrec p, int row_registers) {
   return p == DevPrec::c32 && row_registers == kLuRegisterMax;
 }
-// The inverse's rolled orders are rolled in getri's call too (lu_config gives the inverse getri's
-// kernels there), so its pair is the two calls' kernels.
+// The inverse's pair is the two calls' kernels (lu_config gives it getri's rolled and narrow
+// choice and getrf's short one): its rolled orders are rolled in getri's call, getri's rolled
+// narrow orders are rolled in getrf's call too, and getrf's short orders are rolled in both.
 constexpr DevPrec kLuRolledPrecisions[] = {DevPrec::r16, DevPrec::c16, DevPrec::r32, DevPrec::c32, DevPrec::r64, DevPrec::c64};
 constexpr bool lu_rolled_rules_agree() {
   for (const DevPrec p : kLuRolledPrecisions)
     for (int n = 1; n <= kLuRegisterMax; ++n) {
       if (lu_rolled_takes(p, LuRoutine::getrf_getri, n) && !lu_rolled_takes(p, LuRoutine::getri, n)) return false;
-      if (lu_rolled_narrow_takes(LuRoutine::getri, n) != lu_rolled_narrow_takes(LuRoutine::getrf, n)) return false;
+      if (lu_rolled_takes(p, LuRoutine::getri, n) && lu_rolled_narrow_takes(LuRoutine::getri, n) &&
+          !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_narrow_takes(LuRoutine::getrf, n)))
+        return false;
+      if (lu_rolled_short_takes(p, LuRoutine::getrf, n) &&
+          !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getri, n) &&
+            lu_rolled_narrow_takes(LuRoutine::getri, n)))
+        return false;
     }
   return true;
 }

@@ -567,12 +567,13 @@ if has factprofile; then
 fi
 if has srcprofile; then
   # Where one kernel's warps wait, per SASS instruction (ncu's source page, sampled stalls):
-  # KERNEL (a regex), ROUTINE, PREC, N pick the launch (strided, one launch). The 25 lines with
+  # KERNEL (a regex), ROUTINE, PREC, N pick the launch (strided, one launch; SRC_ARGS more bench
+  # arguments, e.g. --row-major). The 25 lines with
   # the most samples are printed; the whole page comes back as srcprofile-<kernel>-<gpu>.csv.
   name=$(echo "${KERNEL:?srcprofile needs KERNEL}" | tr -c 'A-Za-z0-9_\n' '_')
   ncu --section SourceCounters --section WarpStateStats -k regex:"$KERNEL" -c 1 -f -o "$out/src-$name" \
     "$build/bench/blas_batched_bench" --routine "${ROUTINE:-geqrf}" --prec "${PREC:-r64}" --sizes "${N:-32}" \
-    --backend native-strided --device gpu --reps 1 > "$out/srcprofile-run-$gpu.log" 2>&1 || rc=1
+    --backend native-strided --device gpu --reps 1 ${SRC_ARGS:-} > "$out/srcprofile-run-$gpu.log" 2>&1 || rc=1
   ncu -i "$out/src-$name.ncu-rep" --page source --csv --print-source sass > "$out/srcprofile-$name-$gpu.csv" 2>&1 || rc=1
   python3 - "$out/srcprofile-$name-$gpu.csv" <<'PYEOF' || tail -5 "$out/srcprofile-$name-$gpu.csv"
 import csv, sys

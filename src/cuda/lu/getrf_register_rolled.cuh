@@ -20,8 +20,10 @@ struct GetrfRolledShape {
   // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed row but r64's (c64 at
   // NR = 24: 161 registers, no spill, 12 warps an SM instead of 8), 48 for a narrowed r64 row (96
   // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52); c64's rows of
-  // kLuRolledShortRow 128 (20 bytes spilled, 16 warps an SM instead of 12: 8-13 % faster, s53).
-  static constexpr int REGS = NR == kLuRolledShortRow ? 128
+  // rows of kLuRolledShortRow capped lower (lu_rolled_short_takes): c64 128 (20 bytes spilled, 16
+  // warps an SM instead of 12), c32 and c16 96 (20 instead of 16), r64 80 (24 bytes spilled, 24
+  // instead of 20), r32 and r16 80 (24 instead of 20).
+  static constexpr int REGS = NR == kLuRolledShortRow ? (sizeof(CT) == 16 ? 128 : sizeof(CT) == 8 && !std::is_same_v<CT, double> ? 96 : 80)
                               : NR * int(sizeof(CT)) / 4 + (std::is_same_v<CT, double> ? (NR < K ? 48 : 64) : NR < K ? 72 : 80);
   // An SM's warps are spread over its four register files (16384 registers each), so it holds
   // four times the warps one file holds (a bound of 9 one-warp blocks would cap the registers at

@@ -25,7 +25,7 @@ int lu_config(DevPrec p, LuRoutine r, int m, int n) {
       const LuRoutine narrow_rule = r == LuRoutine::getrf_getri ? LuRoutine::getri : r;
       if (!lu_rolled_narrow(narrow_rule, side)) return kLuRegisterRolled;
       const LuRoutine short_rule = r == LuRoutine::getrf_getri ? LuRoutine::getrf : r;
-      return lu_rolled_short(p, short_rule, side) ? int(kLuRegisterRolledShort) : int(kLuRegisterRolledNarrow);
+      return lu_rolled_short(short_rule, side) ? int(kLuRegisterRolledShort) : int(kLuRegisterRolledNarrow);
     }
   // Staged: the matrix with its odd leading dimension, and getri's work vector.
   const int64_t need = int64_t(staged_ld(m)) * n + (r != LuRoutine::getrf ? n : 0);
@@ -87,9 +87,9 @@ bool lu_rolled_narrow(LuRoutine r, int side) {
   return enabled && lu_rolled_narrow_takes(r, side);
 }
 
-bool lu_rolled_short(DevPrec p, LuRoutine r, int side) {
+bool lu_rolled_short(LuRoutine r, int side) {
   static const bool enabled = switched_on("BLAS_BATCHED_LU_ROLLED_SHORT");
-  return enabled && lu_rolled_short_takes(p, r, side);
+  return enabled && lu_rolled_short_takes(r, side);
 }
 
 int64_t lu_units(const FactorRun &s, int config) {

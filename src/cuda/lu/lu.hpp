@@ -68,7 +68,7 @@ bool lu_rolled(DevPrec p, LuRoutine r, int side);
 bool lu_rolled_narrow(LuRoutine r, int side);
 // Whether such a narrow one takes rows of kLuRolledShortRow registers instead (lu_rolled_short_takes,
 // unless BLAS_BATCHED_LU_ROLLED_SHORT=0, read once per process).
-bool lu_rolled_short(DevPrec p, LuRoutine r, int side);
+bool lu_rolled_short(LuRoutine r, int side);
 // getrf's configuration on the rows kernel for order `side` (max(m, n)), lu_rows_config, or
 // kLuNoRows; all kLuNoRows under BLAS_BATCHED_LU_ROWS=0 (A/B; read once per process).
 int lu_rows(DevPrec p, LuRoutine r, int side);

@@ -44,21 +44,14 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  if (config == kLuRegisterRolledNarrow) {
-    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
+  if (config == kLuRegisterRolledNarrow || config == kLuRegisterRolledShort) {
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow, SHORT = kLuRolledShortRow;
     const int64_t blocks = (units + WPB - 1) / WPB;
-    return getrf ? go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes())
-                 : go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
-  }
-  if (config == kLuRegisterRolledShort) {  // getrf's rows of 20; the inverse's getri keeps rows of 24
-    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledShortRow;
-    const int64_t blocks = (units + WPB - 1) / WPB;
-    if (!getrf)
-      return go(getri_register<S, K, WPB, true, kLuRolledNarrowRow>, 32 * WPB, blocks,
-                WPB * getri_register_warp_bytes<S, K, true, kLuRolledNarrowRow>());
-    if constexpr (lu_rolled_short_built(kPrec))
-      return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
-    return s.fail(BLAS_BATCHED_ERR_DEVICE);
+    // The inverse's getri keeps rows of 24 where its getrf takes getrf's rows of 20.
+    if (!getrf) return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
+    if (config == kLuRegisterRolledShort)
+      return go(getrf_register_rolled<S, K, SHORT>, 32 * WPB, blocks, GetrfRolledShape<S, K, SHORT>::shared_bytes());
+    return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
   }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;

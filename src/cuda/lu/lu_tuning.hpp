@@ -208,17 +208,26 @@ constexpr bool lu_rolled_takes(DevPrec p, LuRoutine r, int order) {
 constexpr bool lu_rolled_narrow_takes(LuRoutine r, int order) {
   return r != LuRoutine::getrf_getri && order > kLuRegisterMax / 2 && order <= kLuRolledNarrowRow;
 }
-// c64 getrf of orders up to kLuRolledShortRow: rows of 20 registers, capped at 128 (20 bytes
-// spilled; GetrfRolledShape), so that an SM holds 16 warps instead of the rows of 24's 12
-// (uncapped, rows of 20 take 156 registers: 12 warps, and gain 0-3 %). Measured on the H200
-// (s53, strided, about 1 GB, kernel ms rows of 20 / rows of 24 / cuBLAS getrfBatched at 17, 18,
-// 19, 20): 0.996 / 1.085 / 1.007, 0.927 / 1.017 / 0.957, 0.886 / 1.016 / 1.124, 0.830 / 0.954 /
-// 0.903; the same bits. Rows of 24 capped at 128 registers spill 136 bytes and are 12-15 % slower
-// (bench/results/lu-s53-NVIDIA-H200.txt, section 5). BLAS_BATCHED_LU_ROLLED_SHORT=0 turns them off.
+// getrf of orders up to kLuRolledShortRow, every precision: rows of 20 registers under a cap
+// (GetrfRolledShape: c64 128, 20 bytes spilled; r64 80, 24 bytes; c32 and c16 96; r32 and r16
+// 80), so that an SM holds more warps than with the rows of 24 (c64 16 instead of 12, r64 24
+// instead of 20, c32 / c16 20 instead of 16, r32 / r16 24 instead of 20). c64 uncapped (156
+// registers, 12 warps) gained 0-3 %; c64's rows of 24 capped at 128 spill 136 bytes and lose
+// 12-15 %. Measured on the H200, strided, about 1 GB, kernel ms rows of 20 / rows of 24 at 17,
+// 18, 19, 20 (s53 for c64, with cuBLAS getrfBatched third; s54 the rest):
+//   c64 0.996 / 1.085 / 1.007, 0.927 / 1.017 / 0.957, 0.886 / 1.016 / 1.124, 0.830 / 0.954 / 0.903
+//   r64 0.833 / 0.848, 0.768 / 0.790, 0.756 / 0.786, 0.695 / 0.728
+//   r32 1.009 / 1.109, 0.934 / 1.028, 0.904 / 1.001, 0.841 / 0.943
+//   c32 1.058 / 1.184, 0.982 / 1.098, 0.960 / 1.100, 0.892 / 1.024
+//   r16 2.339 / 2.673, 2.154 / 2.501, 2.030 / 2.393, 1.893 / 2.252
+//   c16 2.336 / 2.763, 2.162 / 2.578, 2.090 / 2.536, 1.945 / 2.371
+// and row-major at 17, 20: r64 1 %, r32 4-5 %, c32 8-15 %, r16 5-7 %, c16 14-15 % faster; the
+// inverse in one call (r64, c32 and c16 run the pair) at 17, 20: 2-8 % faster. The same bits
+// (bench/results/lu-s53-NVIDIA-H200.txt section 5, lu-s54-NVIDIA-H200.txt section 1).
+// BLAS_BATCHED_LU_ROLLED_SHORT=0 turns them off.
 constexpr int kLuRolledShortRow = 20;
-constexpr bool lu_rolled_short_built(DevPrec p) { return p == DevPrec::c64; }
-constexpr bool lu_rolled_short_takes(DevPrec p, LuRoutine r, int order) {
-  return lu_rolled_short_built(p) && r == LuRoutine::getrf && lu_rolled_narrow_takes(r, order) && order <= kLuRolledShortRow;
+constexpr bool lu_rolled_short_takes(LuRoutine r, int order) {
+  return r == LuRoutine::getrf && lu_rolled_narrow_takes(r, order) && order <= kLuRolledShortRow;
 }
 // Row-major problems of the rolled getrf in and out through shared memory in tiles
 // (getrf_register_rolled.cuh) instead of a thread its row: c32 with rows of 32 only. Measured on
@@ -242,7 +251,7 @@ constexpr bool lu_rolled_rules_agree() {
       if (lu_rolled_takes(p, LuRoutine::getri, n) && lu_rolled_narrow_takes(LuRoutine::getri, n) &&
           !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_narrow_takes(LuRoutine::getrf, n)))
         return false;
-      if (lu_rolled_short_takes(p, LuRoutine::getrf, n) &&
+      if (lu_rolled_short_takes(LuRoutine::getrf, n) &&
           !(lu_rolled_takes(p, LuRoutine::getrf, n) && lu_rolled_takes(p, LuRoutine::getri, n) &&
             lu_rolled_narrow_takes(LuRoutine::getri, n)))
         return false;

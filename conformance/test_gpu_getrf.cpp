@@ -115,7 +115,8 @@ class LuRun {
 
   // A group of `count` problems made by make(m, n, pad, i); one pad (so one ld) per group.
   template <class Make>
-  int add(int m, int n, int count, Make make, Mem mem = Mem::device) {
+  // pad: ld - (rows or columns), drawn from 0..3 where negative.
+  int add(int m, int n, int count, Make make, Mem mem = Mem::device, int pad = -1) {
     const int g = int(groups_.size());
     GroupSpec s;
     s.m = m, s.n = n, s.count = count, s.mem = mem;
@@ -127,7 +128,7 @@ class LuRun {
     s.reference = !(is_half<T> && std::max(m, n) > 128);
     groups_.push_back(s);
     first_.push_back(total());
-    const int pad = random_int(0, 3);
+    if (pad < 0) pad = random_int(0, 3);
     for (int i = 0; i < count; ++i) {
       problems_.push_back(make(m, n, pad, i));
       group_of_.push_back(g);
@@ -1283,6 +1284,25 @@ void bad_strides_case(BLAS_Layout layout) {
   const int rc = sq.call(Routine::getri, o);
   sq.download();
   sq.verify_group_rejected(rc, kStridedGetriIpivStride);
+}
+
+// Row-major rows that start on 16 bytes move in 16-byte pieces (GetrfRowOfProblem), others
+// element by element: at every register-kernel family's orders, groups whose every row starts
+// on 16 bytes (ld a multiple of 16 bytes, no gap) beside groups one element off it, in one call;
+// a rectangle each way.
+TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
+  using T = typename TypeParam::type;
+  LuRun<T> run(BLAS_RowMajor, "rows on 16 bytes and off them");
+  const int per_piece = std::max(1, int(16 / sizeof(T)));
+  std::vector<std::pair<int, int>> shapes = {{2, 2}, {3, 3}, {5, 5}, {8, 8}, {12, 12}, {16, 16}, {17, 17}, {19, 19},
+                                             {20, 20}, {23, 23}, {24, 24}, {28, 28}, {32, 32}, {20, 9}, {9, 20}};
+  for (auto [m, n] : shapes)
+    for (int off : {0, 1}) {
+      const int ld = (n + per_piece - 1) / per_piece * per_piece + off;
+      const int g = run.add(m, n, batch<T>(45, 3), maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
+      run.group(g).gap = 0, run.group(g).reversed = false;
+    }
+  factor_and_invert(run);
 }
 
 TYPED_TEST(GpuGetrf, StridedEntryPoints) {

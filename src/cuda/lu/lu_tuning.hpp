@@ -79,6 +79,14 @@ constexpr int lu_thread_min_blocks(bool single_complex) { return single_complex 
 // shared memory a warp (getri: 33 KB in c64, 22 KB with rows of 24): blocks of one warp, so
 // that an SM fills up to what registers and shared memory allow.
 constexpr int kLuRolledWarps = 1;
+// The unrolled row-a-thread getrf (getrf_register) moves row-major rows in 16-byte pieces where
+// every row starts on 16 bytes (GetrfRowOfProblem): H200, s54, row-major, strided, about 1 GB,
+// kernel ms elements / pieces: r64 8 0.587 / 0.437, 16 1.102 / 0.687, 32 1.123 / 0.715; r32 16
+// 0.974 / 0.554, 32 2.082 / 0.778; c32 8 0.569 / 0.423, 16 1.148 / 0.725; r16 16 1.416 / 0.925, 32
+// 2.991 / 1.136; c16 32 2.431 / 1.641; the same bits (bench/results/lu-s54-NVIDIA-H200.txt,
+// section 3). Column-major and c64 (16-byte elements) never take them. The rolled kernel does not
+// (getrf_register_rolled.cuh). false: element by element everywhere.
+constexpr bool kLuRowPieces = true;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
 constexpr int lu_warps_per_block(int config) {

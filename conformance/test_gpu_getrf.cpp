@@ -1287,20 +1287,22 @@ void bad_strides_case(BLAS_Layout layout) {
 }
 
 // Row-major rows that start on 16 bytes move in 16-byte pieces (GetrfRowOfProblem), others
-// element by element: at every register-kernel family's orders, groups whose every row starts
-// on 16 bytes (ld a multiple of 16 bytes, no gap) beside groups one element off it, in one call;
-// a rectangle each way.
+// element by element: at every register-kernel family's orders and in rectangles both ways (on
+// the unrolled and the rolled kernels), groups whose every row starts on 16 bytes (ld a multiple
+// of 16 bytes, no gap) beside groups with ld one element off, and groups with ld on 16 bytes and
+// a gap of one element between matrices (some start off 16 bytes), in one call.
 TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
   using T = typename TypeParam::type;
   LuRun<T> run(BLAS_RowMajor, "rows on 16 bytes and off them");
   const int per_piece = std::max(1, int(16 / sizeof(T)));
   std::vector<std::pair<int, int>> shapes = {{2, 2}, {3, 3}, {5, 5}, {8, 8}, {12, 12}, {16, 16}, {17, 17}, {19, 19},
-                                             {20, 20}, {23, 23}, {24, 24}, {28, 28}, {32, 32}, {20, 9}, {9, 20}};
+                                             {20, 20}, {23, 23}, {24, 24}, {28, 28}, {32, 32}, {12, 5}, {5, 12},
+                                             {32, 5}, {5, 32}, {20, 9}, {9, 20}};
   for (auto [m, n] : shapes)
-    for (int off : {0, 1}) {
-      const int ld = (n + per_piece - 1) / per_piece * per_piece + off;
+    for (int variant : {0, 1, 2}) {  // on 16 bytes; ld one element off; a gap of one element
+      const int ld = (n + per_piece - 1) / per_piece * per_piece + (variant == 1);
       const int g = run.add(m, n, batch<T>(45, 3), maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
-      run.group(g).gap = 0, run.group(g).reversed = false;
+      run.group(g).gap = variant == 2, run.group(g).reversed = false;
     }
   factor_and_invert(run);
 }

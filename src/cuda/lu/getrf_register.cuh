@@ -129,6 +129,7 @@ struct GetrfRowOfProblem {
   // sectors in r64 and c32, twice the L2 writes). Worked out where used rather than kept in a
   // register through the steps.
   static constexpr int PIECE = 16 / int(sizeof(S));
+  static_assert(PIECE >= 1 && 16 % int(sizeof(S)) == 0, "whole elements a 16-byte piece");
   __device__ __forceinline__ bool pieces() const {
     return kLuRowPieces && PIECE > 1 && rm && (reinterpret_cast<uintptr_t>(a) | uintptr_t(int64_t(ld) * int(sizeof(S)))) % 16 == 0;
   }
@@ -143,8 +144,7 @@ struct GetrfRowOfProblem {
   // Row r of the matrix (the thread's own, or the place a pivot sequence moved it to).
   __device__ __forceinline__ S *row(int r) const { return a + (rm ? int64_t(r) * ld : r); }
   // The row's n elements into K registers, zeros past n (or everywhere without a row).
-  // PIECES false: element by element always (the rolled kernel: pieces there cost its capped
-  // rows of 20 and 24 3-8 % in column-major, s54).
+  // PIECES false: element by element always (the rolled kernel, getrf_register_rolled.cuh).
   template <int K, bool PIECES = true>
   __device__ __forceinline__ void load(typename dev<S>::C (&r)[K]) const {
     const S *in = row(t);
@@ -219,12 +219,12 @@ __global__ void __launch_bounds__(GetrfRegisterShape<S, K>::THREADS, GetrfRegist
   for (int64_t u = int64_t(blockIdx.x) * WPB + warp; u < L.total_units; u += int64_t(gridDim.x) * WPB) {
     const GetrfRowOfProblem<S, WPB, PPW> P(L, u, q, t);
     CT r[K];
-    P.load<K>(r);
+    P.template load<K>(r);
     int cur = t, info = 0, my_piv = 0;
     getrf_register_steps<K>(r, P.mn, t, P.has_row, pivot_row_buf, cur, info, my_piv);
 
     // Each row straight to its final place.
-    P.store<K>(cur, [&](int j) { return r[j]; });
+    P.template store<K>(cur, [&](int j) { return r[j]; });
     P.finish(my_piv, info);
   }
 }

@@ -19,8 +19,8 @@ struct GetrfRolledShape {
   static constexpr int WPB = kLuRolledWarps, THREADS = 32 * WPB;
   // Registers a thread: its row and 64 to 80 for the rest; 72 for a narrowed row but r64's (c64 at
   // NR = 24: 161 registers, no spill, 12 warps an SM instead of 8), 48 for a narrowed r64 row (96
-  // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52); c64's rows of
-  // rows of kLuRolledShortRow capped lower (lu_rolled_short_takes): c64 128 (20 bytes spilled, 16
+  // registers, 8 bytes spilled, 20 warps an SM instead of 16: 7-10 % faster, s52); the rows of
+  // kLuRolledShortRow capped lower (lu_rolled_short_takes): c64 128 (20 bytes spilled, 16
   // warps an SM instead of 12), c32 and c16 96 (20 instead of 16), r64 80 (24 bytes spilled, 24
   // instead of 20), r32 and r16 80 (24 instead of 20).
   static constexpr int REGS = NR == kLuRolledShortRow ? (sizeof(CT) == 16 ? 128 : sizeof(CT) == 8 && !std::is_same_v<CT, double> ? 96 : 80)
@@ -123,8 +123,9 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
       for (int j = 0; j < NR; ++j) r[j] = P.has_row && j < P.n ? warp_cols[j * THREADS + t] : from_real<CT>(real_t<CT>(0));
       __syncwarp();
     } else {
-      // Element by element in both layouts: the 16-byte pieces of row-major rows (getrf_register)
-      // cost the capped rows of 20 and 24 3-8 % in column-major and odd orders (s54).
+      // Element by element in both layouts: with getrf_register's 16-byte pieces of row-major rows
+      // in this kernel too, its capped rows spilled more and lost 5-8 % in column-major at 17..24,
+      // and row-major orders without pieces up to 42 % (r32 17; s54).
       P.template load<NR, false>(r);
     }
     int cur = t, info = 0, my_piv = 0;

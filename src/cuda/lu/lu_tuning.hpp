@@ -81,11 +81,12 @@ constexpr int lu_thread_min_blocks(bool single_complex) { return single_complex 
 constexpr int kLuRolledWarps = 1;
 // The unrolled row-a-thread getrf (getrf_register) moves row-major rows in 16-byte pieces where
 // every row starts on 16 bytes (GetrfRowOfProblem): H200, s54, row-major, strided, about 1 GB,
-// kernel ms elements / pieces: r64 8 0.587 / 0.437, 16 1.102 / 0.687, 32 1.123 / 0.715; r32 16
-// 0.974 / 0.554, 32 2.082 / 0.778; c32 8 0.569 / 0.423, 16 1.148 / 0.725; r16 16 1.416 / 0.925, 32
-// 2.991 / 1.136; c16 32 2.431 / 1.641; the same bits (bench/results/lu-s54-NVIDIA-H200.txt,
-// section 3). Column-major and c64 (16-byte elements) never take them. The rolled kernel does not
-// (getrf_register_rolled.cuh). false: element by element everywhere.
+// kernel ms elements / pieces: r64 8 0.587 / 0.431, 16 1.102 / 0.680, 32 1.124 / 0.710; r32 16
+// 0.980 / 0.544, 32 2.082 / 0.777; c32 8 0.571 / 0.423, 16 1.143 / 0.722; r16 16 1.411 / 0.922, 32
+// 2.973 / 1.120; c16 8 0.770 / 0.715; the same bits (bench/results/lu-s54-NVIDIA-H200.txt,
+// section 4, call 5). Column-major and c64 (16-byte elements) never take them; nor does the
+// rolled kernel (getrf_register_rolled.cuh), so its orders gain nothing. false: element by
+// element everywhere.
 constexpr bool kLuRowPieces = true;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }

@@ -10,11 +10,6 @@ source .devdeps/device-env.sh > /dev/null 2>&1
 R=$OUT/r; mkdir -p $R; export BUILD=$PWD/build-a
 OUT=$R/unpack PREBUILT=${PREBUILT:-.prebuilt/a.tar.xz} bash tools/gpu-check.sh none > /dev/null
 export LD_LIBRARY_PATH=$BUILD${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if [ -n "${SHORT_AB:-}" ]; then  # s54: short-more's rows of 20 in row-major (the archive's switch)
-  OUT=$R BENCH_ARGS=--row-major VARIANTS="rows24 rows20:BLAS_BATCHED_LU_ROLLED_SHORT_MORE=1 rows24b" \
-    ROUTINE=getrf PRECS="r64 r32 c32 r16 c16" SIZES=17,20 timeout 90 bash tools/env_ab.sh
-  (cd $OUT && tar czf r.tgz r)
-fi
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,l1tex__t_sector_hit_rate.pct,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,\
 l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,\

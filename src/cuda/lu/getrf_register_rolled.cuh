@@ -100,7 +100,9 @@ __device__ __forceinline__ void rolled_stage_out(const P &prob, const CT *warp_c
       }
 }
 
-template <class S, int K, int NR = K>
+// ROW_PIECES: the instance for row-major runs with ld on 16 bytes (lu_rolled_row_pieces_built),
+// rows in 16-byte pieces where the problem's pointer is on 16 bytes too.
+template <class S, int K, int NR = K, bool ROW_PIECES = false>
 __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRolledShape<S, K, NR>::MIN_BLOCKS)
     getrf_register_rolled(const __grid_constant__ FactorLaunch L) {
   using Shape = GetrfRolledShape<S, K, NR>;
@@ -116,6 +118,7 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
     CT r[NR];
     constexpr bool kStage = Shape::STAGE_ROW_MAJOR;
     static_assert(!kStage || (kRolledStageRows<CT> < 32 && PPW == 1), "tiles of whole wavefronts, a problem a warp");
+    static_assert(!(kStage && ROW_PIECES), "row-major rows either in tiles or in pieces");
     CT *warp_cols = reinterpret_cast<CT *>(rolled_shared) + warp * 32;
     if (kStage && P.rm) {
       rolled_stage_in<S>(P, warp_cols, THREADS, lane);
@@ -123,10 +126,9 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
       for (int j = 0; j < NR; ++j) r[j] = P.has_row && j < P.n ? warp_cols[j * THREADS + t] : from_real<CT>(real_t<CT>(0));
       __syncwarp();
     } else {
-      // Element by element in both layouts: with getrf_register's 16-byte pieces of row-major rows
-      // in this kernel too, its capped rows spilled more and lost 5-8 % in column-major at 17..24,
-      // and row-major orders without pieces up to 42 % (r32 17; s54).
-      P.template load<NR, false>(r);
+      // Element by element but in the ROW_PIECES instance: the pieces in the instance both layouts
+      // share spilled its capped rows (lu_rolled_row_pieces_built).
+      P.template load<NR, ROW_PIECES>(r);
     }
     int cur = t, info = 0, my_piv = 0;
     bool done = !P.has_row;
@@ -143,6 +145,8 @@ __global__ void __launch_bounds__(GetrfRolledShape<S, K, NR>::THREADS, GetrfRoll
       __syncwarp();
       rolled_stage_out<S>(P, warp_cols, THREADS, dest_rows[warp], lane);
       __syncwarp();  // the next problem's stage overwrites the columns
+    } else if constexpr (ROW_PIECES) {
+      P.template store<NR>(cur, [&](int j) { return finished[j * THREADS]; });
     } else {
       S *out = P.row(cur);
       if (P.has_row)

@@ -23,6 +23,16 @@ namespace bb::cuda {
 template <class S, int K>
 constexpr bool kLuStageable = lu_thread_stage(K * K * int(sizeof(S)));
 
+// Whether a rolled getrf launch takes its ROW_PIECES instance: every run row-major with ld *
+// sizeof(S) on 16 bytes (a problem whose pointer is not on 16 bytes still goes element by
+// element there). Runs the host cannot see take the instance both layouts share.
+template <class S>
+bool lu_rolled_row_pieces(const FactorRun *table_host, int count) {
+  return table_host && count > 0 && std::all_of(table_host, table_host + count, [](const FactorRun &r) {
+           return r.row_major && int64_t(r.A.ld) * int64_t(sizeof(S)) % 16 == 0;
+         });
+}
+
 template <class S>
 int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *table_host, const FactorRun *table_device,
                     const int32_t *block_first, int count, int64_t units) {
@@ -44,20 +54,27 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  if (config == kLuRegisterRolledNarrow || config == kLuRegisterRolledShort) {
-    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow, SHORT = kLuRolledShortRow;
+  // The rolled getrf with rows of NR registers (lu_rolled_row_pieces: its row-major instance).
+  auto rolled_getrf = [&](auto rows) {
+    constexpr int K = kLuRegisterMax, NR = decltype(rows)::value, WPB = kLuRolledWarps;
     const int64_t blocks = (units + WPB - 1) / WPB;
+    constexpr int bytes = GetrfRolledShape<S, K, NR>::shared_bytes();
+    if constexpr (lu_rolled_row_pieces_built(kPrec, NR))
+      if (lu_rolled_row_pieces<S>(table_host, count)) return go(getrf_register_rolled<S, K, NR, true>, 32 * WPB, blocks, bytes);
+    return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, bytes);
+  };
+  if (config == kLuRegisterRolledNarrow || config == kLuRegisterRolledShort) {
+    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
     // The inverse's getri keeps rows of 24 where its getrf takes getrf's rows of 20.
-    if (!getrf) return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true, NR>());
-    if (config == kLuRegisterRolledShort)
-      return go(getrf_register_rolled<S, K, SHORT>, 32 * WPB, blocks, GetrfRolledShape<S, K, SHORT>::shared_bytes());
-    return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, GetrfRolledShape<S, K, NR>::shared_bytes());
+    if (!getrf)
+      return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, (units + WPB - 1) / WPB, WPB * getri_register_warp_bytes<S, K, true, NR>());
+    if (config == kLuRegisterRolledShort) return rolled_getrf(std::integral_constant<int, kLuRolledShortRow>{});
+    return rolled_getrf(std::integral_constant<int, NR>{});
   }
   if (config == kLuRegisterRolled) {
     constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;
-    const int64_t blocks = (units + WPB - 1) / WPB;
-    return getrf ? go(getrf_register_rolled<S, K>, 32 * WPB, blocks, GetrfRolledShape<S, K>::shared_bytes())
-                 : go(getri_register<S, K, WPB, true>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K, true>());
+    if (getrf) return rolled_getrf(std::integral_constant<int, K>{});
+    return go(getri_register<S, K, WPB, true>, 32 * WPB, (units + WPB - 1) / WPB, WPB * getri_register_warp_bytes<S, K, true>());
   }
   if (lu_is_rows(config)) {  // getrf only, the configurations lu_rows_config names for p
     constexpr DevPrec p = kPrec;

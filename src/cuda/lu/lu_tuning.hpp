@@ -84,9 +84,9 @@ constexpr int kLuRolledWarps = 1;
 // kernel ms elements / pieces: r64 8 0.587 / 0.431, 16 1.102 / 0.680, 32 1.124 / 0.710; r32 16
 // 0.980 / 0.544, 32 2.082 / 0.777; c32 8 0.571 / 0.423, 16 1.143 / 0.722; r16 16 1.411 / 0.922, 32
 // 2.973 / 1.120; c16 8 0.770 / 0.715; the same bits (bench/results/lu-s54-NVIDIA-H200.txt,
-// section 4, call 5). Column-major and c64 (16-byte elements) never take them; nor does the
-// rolled kernel (getrf_register_rolled.cuh), so its orders gain nothing. false: element by
-// element everywhere.
+// section 4, call 5). Column-major and c64 (16-byte elements) never take them; the rolled
+// kernel only in its row-major instance (lu_rolled_row_pieces_built). false: element by element
+// everywhere.
 constexpr bool kLuRowPieces = true;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
@@ -248,6 +248,22 @@ constexpr bool lu_rolled_short_takes(LuRoutine r, int order) {
 // read a column a lane, what the thread-a-row loads do.
 constexpr bool lu_rolled_stage_row_major(DevPrec p, int row_registers) {
   return p == DevPrec::c32 && row_registers == kLuRegisterMax;
+}
+// The rolled getrf's row-major rows in 16-byte pieces (GetrfRowOfProblem::pieces) live in an
+// instance of their own, launched for runs that are all row-major with ld * sizeof on 16 bytes
+// (lu_impl.cuh): with the pieces in the one instance both layouts share, its capped rows spilled
+// more, column-major lost 5-8 % at 17..24 and row-major rows not on 16 bytes up to 42 % (s54).
+// In an instance of their own (s55, H200, row-major, strided, about 1 GB, kernel ms elements /
+// pieces): r64 18 0.855 / 0.779, 20 0.845 / 0.757, 24 0.902 / 0.733; r32 20 0.90 / 0.83, 24 0.96 /
+// 0.77; c32 20 1.015 / 0.929, 24 1.14 / 0.95; r16 24 2.57 / 1.47; c16 24 1.97 / 1.83, 28 2.24 /
+// 1.74, 32 2.43 / 1.63. Column-major and rows not on 16 bytes (odd orders) unchanged, the same bits
+// (bench/results/lu-s55-NVIDIA-H200.txt, section 1). r64's rows of 20 spill 76 bytes there (24 in
+// the shared instance); capped at 96 registers instead of 80 they do not, and measured the same.
+// Built for the rows whose orders can start on 16 bytes: not c64 (a piece is an element), not
+// the rows of 32 but c16's (c32's go through tiles, lu_rolled_stage_row_major; r64 takes them
+// at 25 only, odd; r32 and r16 never, lu_rolled_takes).
+constexpr bool lu_rolled_row_pieces_built(DevPrec p, int row_registers) {
+  return kLuRowPieces && p != DevPrec::c64 && (row_registers < kLuRegisterMax || p == DevPrec::c16);
 }
 // The inverse's pair is the two calls' kernels (lu_config gives it getri's rolled and narrow
 // choice and getrf's short one): its rolled orders are rolled in getri's call, getri's rolled

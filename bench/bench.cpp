@@ -97,7 +97,7 @@ struct Options {
   int reps = 0;            // 0: mode default
   bool check = false;
   bool digest = false;     // device factorizations: --check also hashes the whole output
-  bool row_major = false;  // device getrf, getrf_getri: the library's rows in BLAS_RowMajor
+  bool row_major = false;  // device getrf, getri, getrf_getri: the library's rows in BLAS_RowMajor
   bool mixed = false;      // all sizes as groups of one call
   long groups = 1;         // --groups G (G > 1 sets mixed)
   bool one_per_group = false;   // every problem its own group
@@ -222,8 +222,9 @@ Lists are comma-separated; [...] is the default.
                     trmm rows: a note "digest <hex>", FNV-1a over the check call's whole output
                     (every problem's matrix, and ipiv, tau, info where the call has them): two
                     builds or switches that claim the same bits compare it
-  --row-major       device mode, getrf and getrf_getri: the library's rows call with
-                    BLAS_RowMajor (the same data; --check transposes for getrf's residual);
+  --row-major       device mode, getrf, getri and getrf_getri: the library's rows call with
+                    BLAS_RowMajor (the same data, getri's factors from getrf in that layout;
+                    --check transposes for getrf's residual);
                     cublas-direct rows stay column-major. Rows: layout strided/row-major  [off]
   --mixed           all sizes as the groups of one call (each 1/G of --gb, or --batch each)
                     [off]
@@ -492,7 +493,8 @@ Options parse(int argc, char **argv) {
   if (o.row_major) {
     if (o.device == "host") throw Usage("--row-major: device mode only, not with --device host");
     for (const std::string &r : o.routines)
-      if (r != "getrf" && r != "getrf_getri") throw Usage("--row-major: --routine getrf or getrf_getri only, got " + r);
+      if (r != "getrf" && r != "getri" && r != "getrf_getri")
+        throw Usage("--row-major: --routine getrf, getri or getrf_getri only, got " + r);
   }
   if (o.nb_loop) {  // one strided call shape, timed as a loop: its own rows, its own backends
     if (o.device == "host") throw Usage("--nonblocking-loop: device mode only, not with --device host");
@@ -2265,7 +2267,7 @@ struct FactDevCase {
   long pool_count = 0;
   BLAS_Uplo lower = BLAS_Lower;  // potrf's uplo, on every row (--uplo)
   BLAS_Side side = BLAS_Left;          // trsm, trmm (--side)
-  BLAS_Layout layout = BLAS_ColMajor;  // getrf, getrf_getri: the library's calls (--row-major)
+  BLAS_Layout layout = BLAS_ColMajor;  // getrf, getri, getrf_getri: the library's calls (--row-major)
 
   void set_routine(const std::string &r) {
     routine = r, getri = r == "getri", potrf = r == "potrf", geqrf = r == "geqrf", inverse = r == "getrf_getri";
@@ -2654,6 +2656,8 @@ void run_fact_device_case(const Options &o, Gpu &gpu, const std::string &routine
     else if (inverse && strided_only(b))
       std::fprintf(stderr, "%s %s: left out, the inverse in one call has no strided entry point\n", label.c_str(), b.c_str());
     else if (b == "cublas-batched" || b == "vendor-grouped") continue;  // run() noted it
+    else if (b == "cublas-direct" && getri && o.row_major)  // getri's inputs: the library's row-major factors
+      std::fprintf(stderr, "%s cublas-direct: left out, getri's factors are row-major\n", label.c_str());
     else if (b == "cublas-direct" && routine == "trmm")
       std::fprintf(stderr, "%s cublas-direct: left out, cuBLAS has no batched trmm\n", label.c_str());
     else if (b == "cublas-direct" && !cublas_typed<T>)

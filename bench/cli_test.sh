@@ -134,8 +134,7 @@ lbad=(
   "--routine potrf --backend cublas-batched|nothing to run for potrf in device mode"
   "--routine geqrf --backend reference,vendor-grouped|nothing to run for geqrf in device mode"
   "--routine potrf,geqrf --device host --backend native-strided|nothing to run for potrf,geqrf"
-  "--routine getri --row-major|--row-major: --routine getrf or getrf_getri only"
-  "--routine getrf,potrf --row-major|--row-major: --routine getrf or getrf_getri only"
+  "--routine getrf,potrf --row-major|--row-major: --routine getrf, getri or getrf_getri only"
   "--routine getrf --row-major --device host|--row-major: device mode only"
 )
 for case in "${lbad[@]}"; do

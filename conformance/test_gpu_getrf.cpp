@@ -1286,25 +1286,40 @@ void bad_strides_case(BLAS_Layout layout) {
   sq.verify_group_rejected(rc, kStridedGetriIpivStride);
 }
 
-// Row-major rows that start on 16 bytes move in 16-byte pieces (GetrfRowOfProblem), others
-// element by element: at every register-kernel family's orders and in rectangles both ways (on
-// the unrolled and the rolled kernels), groups whose every row starts on 16 bytes (ld a multiple
-// of 16 bytes, no gap) beside groups with ld one element off, and groups with ld on 16 bytes and
-// a gap of one element between matrices (some start off 16 bytes), in one call.
+// Row-major rows that start on 16 bytes move in 16-byte pieces (lu_common.cuh's load_row_pieces
+// and store_row_pieces), others element by element: at every register-kernel family's orders and
+// in rectangles both ways (on the unrolled and the rolled kernels), groups whose every row starts
+// on 16 bytes (ld a multiple of 16 bytes, no gap), groups with ld on 16 bytes and a gap of one
+// element between matrices (some start off 16 bytes), groups with ld one element off, and more
+// groups of the rolled kernels' orders than a launch carries by value (their runs in a table).
 TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
   using T = typename TypeParam::type;
-  LuRun<T> run(BLAS_RowMajor, "rows on 16 bytes and off them");
   const int per_piece = std::max(1, int(16 / sizeof(T)));
   std::vector<std::pair<int, int>> shapes = {{2, 2}, {3, 3}, {5, 5}, {8, 8}, {12, 12}, {16, 16}, {17, 17}, {19, 19},
                                              {20, 20}, {23, 23}, {24, 24}, {28, 28}, {32, 32}, {12, 5}, {5, 12},
                                              {32, 5}, {5, 32}, {20, 9}, {9, 20}};
-  for (auto [m, n] : shapes)
-    for (int variant : {0, 1, 2}) {  // on 16 bytes; ld one element off; a gap of one element
-      const int ld = (n + per_piece - 1) / per_piece * per_piece + (variant == 1);
-      const int g = run.add(m, n, batch<T>(45, 3), maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
-      run.group(g).gap = variant == 2, run.group(g).reversed = false;
-    }
-  factor_and_invert(run);
+  // A call each: the rolled getrf and getri_register take their pieces' instances only where
+  // every run of a launch is row-major with ld on 16 bytes (lu_row_pieces), so ld one element off
+  // goes in a call of its own; the groups with a gap (pieces for some matrices of a run only) in
+  // another; and the many groups in a fourth (more runs of a configuration than the 8 a launch
+  // carries by value, kFactorInlineRuns: a table in device memory), gaps and none alternating.
+  enum Case { no_gap, gap_of_one, ld_off, many_groups };
+  const std::vector<std::pair<int, int>> rolled_shapes = {{17, 17}, {20, 20}, {24, 24}, {28, 28}, {32, 32}, {20, 9}};
+  for (Case c : {no_gap, gap_of_one, ld_off, many_groups}) {
+    LuRun<T> run(BLAS_RowMajor, c == no_gap       ? "ld on 16 bytes, no gap"
+                                : c == gap_of_one ? "ld on 16 bytes, a gap of one element"
+                                : c == ld_off     ? "ld off 16 bytes"
+                                                  : "ld on 16 bytes, many groups of an order");
+    const int copies = c == many_groups ? 10 : 1;
+    for (int copy = 0; copy < copies; ++copy)
+      for (auto [m, n] : c == many_groups ? rolled_shapes : shapes) {
+        const int ld = (n + per_piece - 1) / per_piece * per_piece + (c == ld_off);
+        const int g = run.add(m, n, c == many_groups ? batch<T>(6, 2) : batch<T>(45, 3),
+                              maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
+        run.group(g).gap = c == gap_of_one || (c == many_groups && copy % 2), run.group(g).reversed = false;
+      }
+    factor_and_invert(run);
+  }
 }
 
 TYPED_TEST(GpuGetrf, StridedEntryPoints) {

@@ -100,10 +100,17 @@ if has shards; then
   # Test binaries split into googletest shards run at once on the one GPU (a prebuilt archive is
   # enough, no ctest): SHARD_SUITES, SHARDS (8), SHARD_FILTER, SHARD_REDUCED=1 (BB_GPU_REDUCED),
   # SHARD_TOOL=memcheck|racecheck (under compute-sanitizer), SHARD_TIMEOUT seconds a shard.
+  # Each shard gets its share of the cores (SHARD_THREADS overrides): 16 shards of 16 OpenMP
+  # threads each on 16 cores ran the suite's host checks about 20x slower (s56: c32
+  # SingularProblems 163 s, c64's 6 s with 2 threads a shard) and cut shards at their limit.
   t1=$(date +%s)
   tag=${SHARD_TOOL:-plain}${SHARD_REDUCED:+-reduced}
+  suites=(${SHARD_SUITES:?shards needs SHARD_SUITES})  # every suite's shards run at once
+  shard_threads=${SHARD_THREADS:-$(( $(nproc) / (${SHARDS:-8} * ${#suites[@]}) ))}
+  [ "$shard_threads" -ge 1 ] || shard_threads=1
   for suite in ${SHARD_SUITES:?shards needs SHARD_SUITES}; do
     for ((i = 0; i < ${SHARDS:-8}; i++)); do
+      OMP_NUM_THREADS=$shard_threads OPENBLAS_NUM_THREADS=$shard_threads \
       GTEST_TOTAL_SHARDS=${SHARDS:-8} GTEST_SHARD_INDEX=$i BB_GPU_REDUCED=${SHARD_REDUCED:-} \
         timeout ${SHARD_TIMEOUT:-560} ${SHARD_TOOL:+compute-sanitizer --tool $SHARD_TOOL --error-exitcode 9} \
         "$build/conformance/$suite" --gtest_filter="${SHARD_FILTER:-*}" > "$out/shard-$tag-$suite-$i.log" 2>&1 &

@@ -970,7 +970,9 @@ class DeviceRun {
     for (int c = 0; c < A::kConfigs; ++c) {
       if (!ch.count[c] || (ch.merged >> c & 1u)) continue;
       const bool table = in_table(ch, c);
-      if (A::launch(s, c, table ? nullptr : ch.inline_runs[c],
+      // The runs' host copy goes with a table too: a launch may pick its kernel from them
+      // (lu_row_pieces: the row-major pieces' instances).
+      if (A::launch(s, c, table ? reinterpret_cast<const Run *>(ch.host + ch.table_at[c]) : ch.inline_runs[c],
                     table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr,
                     table ? reinterpret_cast<const int32_t *>(ch.device + ch.blocks_at[c]) : nullptr,
                     int(ch.count[c]), ch.units[c]))

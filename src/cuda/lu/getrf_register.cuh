@@ -123,16 +123,9 @@ struct GetrfRowOfProblem {
   int *piv = nullptr;
   bool active, has_row;
   int64_t step;  // between a row's elements
-  // Row-major rows starting on 16 bytes (the problem's pointer and ld * sizeof(S)) move in
-  // 16-byte pieces of PIECE elements: each lane's row is in its own cache lines, so every
-  // element-sized access costs the L1 a line per lane (s54, ncu: 3.7 times column-major's L1
-  // sectors in r64 and c32, twice the L2 writes). Worked out where used rather than kept in a
-  // register through the steps.
-  static constexpr int PIECE = 16 / int(sizeof(S));
-  static_assert(PIECE >= 1 && 16 % int(sizeof(S)) == 0, "whole elements a 16-byte piece");
-  __device__ __forceinline__ bool pieces() const {
-    return kLuRowPieces && PIECE > 1 && rm && (reinterpret_cast<uintptr_t>(a) | uintptr_t(int64_t(ld) * int(sizeof(S)))) % 16 == 0;
-  }
+  // Row-major rows in 16-byte pieces where they start on 16 bytes (row_in_pieces): worked out
+  // where used rather than kept in a register through the steps.
+  __device__ __forceinline__ bool pieces() const { return rm && row_in_pieces(a, ld); }
   __device__ __forceinline__ GetrfRowOfProblem(const FactorLaunch &L, int64_t u, int q, int t_)
       : G(run_of<WPB>(L, u)), p((u - G.unit_begin) * PPW + q), t(t_), m(G.m), n(G.n), mn(m < n ? m : n), ld(G.A.ld),
         rm(G.row_major) {
@@ -144,24 +137,12 @@ struct GetrfRowOfProblem {
   // Row r of the matrix (the thread's own, or the place a pivot sequence moved it to).
   __device__ __forceinline__ S *row(int r) const { return a + (rm ? int64_t(r) * ld : r); }
   // The row's n elements into K registers, zeros past n (or everywhere without a row).
-  // PIECES false: element by element always (the rolled kernel, getrf_register_rolled.cuh).
+  // PIECES false: element by element always (the rolled kernel's instance both layouts share).
   template <int K, bool PIECES = true>
   __device__ __forceinline__ void load(typename dev<S>::C (&r)[K]) const {
     const S *in = row(t);
     if (PIECES && pieces()) {
-#pragma unroll
-      for (int c = 0; c < K; c += PIECE) {
-        S e[PIECE];
-        if (has_row && c + PIECE <= n) {
-          const uint4 raw = *reinterpret_cast<const uint4 *>(in + c);
-          memcpy(e, &raw, 16);
-        } else {
-#pragma unroll
-          for (int k = 0; k < PIECE; ++k) e[k] = has_row && c + k < n ? in[c + k] : zero<S>();
-        }
-#pragma unroll
-        for (int k = 0; k < PIECE && c + k < K; ++k) r[c + k] = widen(e[k]);
-      }
+      load_row_pieces<S, K>(in, has_row ? n : 0, [&](int j, S e) { r[j] = widen(e); });
       return;
     }
     // Element by element along the row: an add a step instead of a 64-bit product per element.
@@ -174,22 +155,7 @@ struct GetrfRowOfProblem {
     if (!has_row) return;
     S *out = row(r);
     if (pieces()) {
-#pragma unroll
-      for (int c = 0; c < K; c += PIECE) {
-        if (c >= n) break;
-        if (c + PIECE <= n) {
-          S e[PIECE];
-#pragma unroll
-          for (int k = 0; k < PIECE; ++k) e[k] = narrow<S>(get(c + k));
-          uint4 raw;
-          memcpy(&raw, e, 16);
-          *reinterpret_cast<uint4 *>(out + c) = raw;
-        } else {
-#pragma unroll
-          for (int k = 0; k < PIECE; ++k)
-            if (c + k < n) out[c + k] = narrow<S>(get(c + k));
-        }
-      }
+      store_row_pieces<S, K>(out, n, get);
       return;
     }
 #pragma unroll

@@ -93,7 +93,9 @@ __device__ __forceinline__ void getri_backward_rolled(CT (&row)[K], int &k, cons
 
 // Narrowed rows of compute types up to 8 bytes capped at 128 registers (16 one-warp blocks an SM),
 // no spill: r64 166 -> 128 and c32 162 -> 128 (12 -> 16 warps an SM), r16 112 -> 96 (s53).
-template <class S, int K, int WPB, bool ROLLED = false, int NR = K>
+// ROW_PIECES: the instance for row-major runs with ld on 16 bytes (lu_getri_row_pieces_built),
+// rows in 16-byte pieces where the problem's pointer is on 16 bytes too.
+template <class S, int K, int WPB, bool ROLLED = false, int NR = K, bool ROW_PIECES = false>
 __global__ void __launch_bounds__(32 * WPB, NR < K && sizeof(typename dev<S>::C) <= 8 ? 16 / WPB : 1)
     getri_register(const __grid_constant__ FactorLaunch L) {
   using CT = typename dev<S>::C;
@@ -120,9 +122,26 @@ __global__ void __launch_bounds__(32 * WPB, NR < K && sizeof(typename dev<S>::C)
     const bool rm = G.row_major, has_row = active && t < n;
     // The thread's row along a moving pointer: an add an element, not a 64-bit product.
     const int64_t step = rm ? 1 : ld;
+    // Row-major rows on 16 bytes in and out in pieces (row_in_pieces), in the ROW_PIECES instance
+    // only: in the one both layouts share, column-major lost 30-100 % (s55).
+    const bool pieces = ROW_PIECES && rm && row_in_pieces(a, ld);
     if (has_row) {
       const S *in = a + (rm ? int64_t(t) * ld : t);
-      if constexpr (ROLLED) {  // zeros past n too: measured faster than skipping them (c32 28 1.02 -> 0.93 ms, s40)
+      if (pieces) {
+        if constexpr (ROLLED) {
+          load_row_pieces<S, NR>(in, n, [&](int j, S e) { M[t + j * LDK] = widen(e); });
+        } else {
+          CT row[K];
+          load_row_pieces<S, K>(in, n, [&](int j, S e) { row[j] = widen(e); });
+#pragma unroll
+          for (int b = 0; b < K / V; ++b) {
+            Vec v;
+#pragma unroll
+            for (int e = 0; e < V; ++e) v.e[e] = row[b * V + e];
+            *reinterpret_cast<Vec *>(M + t * LDK + b * V) = v;
+          }
+        }
+      } else if constexpr (ROLLED) {  // zeros past n too: measured faster than skipping them (c32 28 1.02 -> 0.93 ms, s40)
 #pragma unroll
         for (int j = 0; j < NR; ++j, in += step) M[t + j * LDK] = j < n ? widen(*in) : from_real<CT>(R(0));
       } else {  // zeros right of n: the backward solve needs no test of k < n
@@ -213,7 +232,9 @@ __global__ void __launch_bounds__(32 * WPB, NR < K && sizeof(typename dev<S>::C)
     __syncwarp();
     if (compute) {
       S *out = a + (rm ? int64_t(t) * ld : t);
-      if constexpr (ROLLED) {
+      if (pieces) {
+        store_row_pieces<S, NR>(out, n, [&](int j) { return M[ROLLED ? t + j * LDK : t * LDK + j]; });
+      } else if constexpr (ROLLED) {
 #pragma unroll
         for (int j = 0; j < NR; ++j, out += step)
           if (j < n) *out = narrow<S>(M[t + j * LDK]);

@@ -23,11 +23,12 @@ namespace bb::cuda {
 template <class S, int K>
 constexpr bool kLuStageable = lu_thread_stage(K * K * int(sizeof(S)));
 
-// Whether a rolled getrf launch takes its ROW_PIECES instance: every run row-major with ld *
-// sizeof(S) on 16 bytes (a problem whose pointer is not on 16 bytes still goes element by
-// element there). Runs the host cannot see take the instance both layouts share.
+// Whether a launch of the rolled getrf or of getri_register takes its ROW_PIECES instance: every
+// run row-major with ld * sizeof(S) on 16 bytes (a problem whose pointer is not on 16 bytes still
+// goes element by element there), whether they go by value or in a table (table_host is then the
+// table's host copy). Without the runs on the host: the instance both layouts share.
 template <class S>
-bool lu_rolled_row_pieces(const FactorRun *table_host, int count) {
+bool lu_row_pieces(const FactorRun *table_host, int count) {
   return table_host && count > 0 && std::all_of(table_host, table_host + count, [](const FactorRun &r) {
            return r.row_major && int64_t(r.A.ld) * int64_t(sizeof(S)) % 16 == 0;
          });
@@ -54,28 +55,36 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
     return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  // The rolled getrf with rows of NR registers (lu_rolled_row_pieces: its row-major instance).
+  // The rolled getrf with rows of NR registers (lu_row_pieces: its row-major instance).
   auto rolled_getrf = [&](auto rows) {
     constexpr int K = kLuRegisterMax, NR = decltype(rows)::value, WPB = kLuRolledWarps;
     const int64_t blocks = (units + WPB - 1) / WPB;
     constexpr int bytes = GetrfRolledShape<S, K, NR>::shared_bytes();
     if constexpr (lu_rolled_row_pieces_built(kPrec, NR))
-      if (lu_rolled_row_pieces<S>(table_host, count)) return go(getrf_register_rolled<S, K, NR, true>, 32 * WPB, blocks, bytes);
+      if (lu_row_pieces<S>(table_host, count)) return go(getrf_register_rolled<S, K, NR, true>, 32 * WPB, blocks, bytes);
     return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, bytes);
   };
+  // getri_register of side K (ROLLED: rows of NR registers; lu_row_pieces: its row-major instance).
+  auto register_getri = [&](auto side, auto warps, auto rolled, auto rows) {
+    constexpr int K = decltype(side)::value, WPB = decltype(warps)::value, NR = decltype(rows)::value;
+    constexpr bool ROLLED = decltype(rolled)::value;
+    const int64_t blocks = (units + WPB - 1) / WPB;
+    constexpr int bytes = WPB * getri_register_warp_bytes<S, K, ROLLED, NR>();
+    if constexpr (lu_getri_row_pieces_built(kPrec, K, ROLLED, NR))
+      if (lu_row_pieces<S>(table_host, count)) return go(getri_register<S, K, WPB, ROLLED, NR, true>, 32 * WPB, blocks, bytes);
+    return go(getri_register<S, K, WPB, ROLLED, NR>, 32 * WPB, blocks, bytes);
+  };
+  using Rolled = std::true_type;
+  using RolledWarps = std::integral_constant<int, kLuRolledWarps>;
+  using Side32 = std::integral_constant<int, kLuRegisterMax>;
   if (config == kLuRegisterRolledNarrow || config == kLuRegisterRolledShort) {
-    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps, NR = kLuRolledNarrowRow;
     // The inverse's getri keeps rows of 24 where its getrf takes getrf's rows of 20.
-    if (!getrf)
-      return go(getri_register<S, K, WPB, true, NR>, 32 * WPB, (units + WPB - 1) / WPB, WPB * getri_register_warp_bytes<S, K, true, NR>());
+    if (!getrf) return register_getri(Side32{}, RolledWarps{}, Rolled{}, std::integral_constant<int, kLuRolledNarrowRow>{});
     if (config == kLuRegisterRolledShort) return rolled_getrf(std::integral_constant<int, kLuRolledShortRow>{});
-    return rolled_getrf(std::integral_constant<int, NR>{});
+    return rolled_getrf(std::integral_constant<int, kLuRolledNarrowRow>{});
   }
-  if (config == kLuRegisterRolled) {
-    constexpr int K = kLuRegisterMax, WPB = kLuRolledWarps;
-    if (getrf) return rolled_getrf(std::integral_constant<int, K>{});
-    return go(getri_register<S, K, WPB, true>, 32 * WPB, (units + WPB - 1) / WPB, WPB * getri_register_warp_bytes<S, K, true>());
-  }
+  if (config == kLuRegisterRolled)
+    return getrf ? rolled_getrf(Side32{}) : register_getri(Side32{}, RolledWarps{}, Rolled{}, Side32{});
   if (lu_is_rows(config)) {  // getrf only, the configurations lu_rows_config names for p
     constexpr DevPrec p = kPrec;
     constexpr int WPB = GetrfRowsShape<S, 8, 2>::WPB;
@@ -113,7 +122,7 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
           st = getrf ? go(getrf_thread<S, K, false>, 32 * WPB, blocks, 0) : go(getri_thread<S, K, false>, 32 * WPB, blocks, 0);
       } else {
         st = getrf ? go(getrf_register<S, K>, 32 * WPB, blocks, 0)
-                   : go(getri_register<S, K, WPB>, 32 * WPB, blocks, WPB * getri_register_warp_bytes<S, K>());
+                   : register_getri(side, std::integral_constant<int, WPB>{}, std::false_type{}, side);
       }
     });
     return st == -1 ? s.fail(BLAS_BATCHED_ERR_DEVICE) : st;

@@ -85,8 +85,8 @@ constexpr int kLuRolledWarps = 1;
 // 0.980 / 0.544, 32 2.082 / 0.777; c32 8 0.571 / 0.423, 16 1.143 / 0.722; r16 16 1.411 / 0.922, 32
 // 2.973 / 1.120; c16 8 0.770 / 0.715; the same bits (bench/results/lu-s54-NVIDIA-H200.txt,
 // section 4, call 5). Column-major and c64 (16-byte elements) never take them; the rolled
-// kernel only in its row-major instance (lu_rolled_row_pieces_built). false: element by element
-// everywhere.
+// getrf and getri_register only in their row-major instances (lu_rolled_row_pieces_built,
+// lu_getri_row_pieces_built). false: element by element everywhere.
 constexpr bool kLuRowPieces = true;
 // The register configuration of side K, and the warps per block of a register configuration.
 constexpr int lu_register_config(int K) { return K <= 2 ? 0 : 1 + lu_register_config(K / 2); }
@@ -264,6 +264,22 @@ constexpr bool lu_rolled_stage_row_major(DevPrec p, int row_registers) {
 // at 25 only, odd; r32 and r16 never, lu_rolled_takes).
 constexpr bool lu_rolled_row_pieces_built(DevPrec p, int row_registers) {
   return kLuRowPieces && p != DevPrec::c64 && (row_registers < kLuRegisterMax || p == DevPrec::c16);
+}
+// getri_register's row-major rows in 16-byte pieces, the same way: an instance of their own (the
+// pieces in the instance both layouts share cost column-major 30-100 %: s55 call 2, r64 16 0.33
+// -> 0.69 ms, c32 8 0.37 -> 0.56). H200, s55 call 3, getri row-major, strided, about 1 GB, kernel
+// ms elements / pieces: r64 8 0.539 / 0.422, 16 1.068 / 0.594, 28 1.094 / 0.774, 32 1.117 / 0.752;
+// r32 16 0.808 / 0.449, 24 1.253 / 0.950, 32 2.179 / 1.017; c32 8 0.528 / 0.434, 16 1.084 / 0.683;
+// r16 16 1.290 / 0.654, 32 3.129 / 1.643; c16 16 1.539 / 0.952, 32 3.293 / 1.877; column-major,
+// c64 and odd orders unchanged, the same bits (bench/results/lu-s55-NVIDIA-H200.txt, section 3).
+// Built for the getri orders that take the register kernel (above kLuThreadMaxSide), not c64;
+// at side 32 the rolled rows of 32 but r64's (its order 25 only, odd, so never on 16 bytes where
+// ld = n) and the unrolled kernel only in r64 (the others reach it only through
+// BLAS_BATCHED_LU_ROLLED_MIN).
+constexpr bool lu_getri_row_pieces_built(DevPrec p, int side, bool rolled, int row_registers) {
+  return kLuRowPieces && p != DevPrec::c64 && side > kLuThreadMaxSide &&
+         !(rolled && p == DevPrec::r64 && row_registers == kLuRegisterMax) &&
+         (rolled || side < kLuRegisterMax || p == DevPrec::r64);
 }
 // The inverse's pair is the two calls' kernels (lu_config gives it getri's rolled and narrow
 // choice and getrf's short one): its rolled orders are rolled in getri's call, getri's rolled

@@ -48,11 +48,7 @@ for r in getri getrf getrf_getri; do
         LD_LIBRARY_PATH=$PWD/bx-$v timeout 20 bx-$v/bench/blas_batched_bench --routine $r --prec $p --sizes 5,8,12,16,20,24,28,32 $layout \
           --device gpu --backend $be --reps 1 --gb 0.05 --digest --csv $R/digest-$r-$p${layout:+-rm}-$v.csv > /dev/null 2>&1 || echo "digest $r $p $v: rc $?"
       done
-      python3 - $R/digest-$r-$p${layout:+-rm}-a.csv $R/digest-$r-$p${layout:+-rm}-$B.csv "$r $p${layout:+-rm}" <<'PY'
-import csv, re, sys
-d = [{r["n"]: re.search(r"digest (\w+)", r["notes"]).group(1) if "digest" in r["notes"] else "-" for r in csv.DictReader(open(f))} for f in sys.argv[1:3]]
-print(sys.argv[3], " ".join(f"{n}:{'same' if d[0][n] == d[1].get(n) != '-' else 'DIFFERENT'}" for n in d[0]))
-PY
+      python3 tools/micro/digest_compare.py $R/digest-$r-$p${layout:+-rm}-a.csv $R/digest-$r-$p${layout:+-rm}-$B.csv "$r $p${layout:+-rm}"
     done
   done
 done

@@ -25,11 +25,7 @@ for p in r64 r32 c32 r16 c16 c64; do
       LD_LIBRARY_PATH=$PWD/bx-$v timeout 20 bx-$v/bench/blas_batched_bench --routine getrf --prec $p --sizes 5,8,16,17,20,23,32 $layout \
         --device gpu --backend native-strided --reps 1 --gb 0.1 --digest --csv $R/digest-$p${layout:+-rm}-$v.csv > /dev/null 2>&1 || echo "digest $p $v: rc $?"
     done
-    python3 - $R/digest-$p${layout:+-rm}-a.csv $R/digest-$p${layout:+-rm}-$B.csv "$p${layout:+-rm}" <<'PY'
-import csv, re, sys
-d = [{r["n"]: re.search(r"digest (\w+)", r["notes"]).group(1) if "digest" in r["notes"] else "-" for r in csv.DictReader(open(f))} for f in sys.argv[1:3]]
-print(sys.argv[3], " ".join(f"{n}:{'same' if d[0][n] == d[1].get(n) != '-' else 'DIFFERENT'}" for n in d[0]))
-PY
+    python3 tools/micro/digest_compare.py $R/digest-$p${layout:+-rm}-a.csv $R/digest-$p${layout:+-rm}-$B.csv "$p${layout:+-rm}"
   done
 done
 [ -z "${SKIP_A_TESTS:-}" ] && {

@@ -1290,8 +1290,9 @@ void bad_strides_case(BLAS_Layout layout) {
 // and store_row_pieces), others element by element: at every register-kernel family's orders and
 // in rectangles both ways (on the unrolled and the rolled kernels), groups whose every row starts
 // on 16 bytes (ld a multiple of 16 bytes, no gap), groups with ld on 16 bytes and a gap of one
-// element between matrices (some start off 16 bytes), groups with ld one element off, and more
-// groups of the rolled kernels' orders than a launch carries by value (their runs in a table).
+// element between matrices (some start off 16 bytes), groups with ld one element off (for types
+// of 16 bytes or more: ld = n + 1, no pieces either way), and more groups of the orders 17..32
+// than a launch carries by value (their runs in a table), of several problems and of one.
 TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
   using T = typename TypeParam::type;
   const int per_piece = std::max(1, int(16 / sizeof(T)));
@@ -1299,23 +1300,25 @@ TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
                                              {20, 20}, {23, 23}, {24, 24}, {28, 28}, {32, 32}, {12, 5}, {5, 12},
                                              {32, 5}, {5, 32}, {20, 9}, {9, 20}};
   // A call each: the rolled getrf and getri_register take their pieces' instances only where
-  // every run of a launch is row-major with ld on 16 bytes (lu_row_pieces), so ld one element off
+  // every run of a launch is row-major with ld on 16 bytes (kFactorRowsOn16Bytes), so ld one element off
   // goes in a call of its own; the groups with a gap (pieces for some matrices of a run only) in
   // another; and the many groups in a fourth (more runs of a configuration than the 8 a launch
-  // carries by value, kFactorInlineRuns: a table in device memory), gaps and none alternating.
-  enum Case { no_gap, gap_of_one, ld_off, many_groups };
+  // carries by value, kFactorInlineRuns: a table in device memory), gaps and none alternating,
+  // and in a fifth of one problem each (the chunk's one-problem pass, device_run.hpp single_pass).
+  enum Case { no_gap, gap_of_one, ld_off, many_groups, one_problem_groups };
   const std::vector<std::pair<int, int>> rolled_shapes = {{17, 17}, {20, 20}, {24, 24}, {28, 28}, {32, 32}, {20, 9}};
-  for (Case c : {no_gap, gap_of_one, ld_off, many_groups}) {
+  for (Case c : {no_gap, gap_of_one, ld_off, many_groups, one_problem_groups}) {
     LuRun<T> run(BLAS_RowMajor, c == no_gap       ? "ld on 16 bytes, no gap"
                                 : c == gap_of_one ? "ld on 16 bytes, a gap of one element"
                                 : c == ld_off     ? "ld off 16 bytes"
-                                                  : "ld on 16 bytes, many groups of an order");
-    const int copies = c == many_groups ? 10 : 1;
-    for (int copy = 0; copy < copies; ++copy)
-      for (auto [m, n] : c == many_groups ? rolled_shapes : shapes) {
+                                : c == many_groups ? "ld on 16 bytes, many groups of an order"
+                                                   : "ld on 16 bytes, many groups of one problem");
+    const bool many = c == many_groups || c == one_problem_groups;
+    for (int copy = 0; copy < (many ? 10 : 1); ++copy)
+      for (auto [m, n] : many ? rolled_shapes : shapes) {
         const int ld = (n + per_piece - 1) / per_piece * per_piece + (c == ld_off);
-        const int g = run.add(m, n, c == many_groups ? batch<T>(6, 2) : batch<T>(45, 3),
-                              maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
+        const int problems = c == one_problem_groups ? 1 : c == many_groups ? batch<T>(6, 2) : batch<T>(45, 3);
+        const int g = run.add(m, n, problems, maker<T>(Input::random, BLAS_RowMajor), Mem::device, ld - n);
         run.group(g).gap = c == gap_of_one || (c == many_groups && copy % 2), run.group(g).reversed = false;
       }
     factor_and_invert(run);

@@ -37,8 +37,9 @@ struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
   static int plan_config(const Group &, const bb::device::Segment &, const Run &) { return 0; }
   static int64_t units(const Run &r, int) { return r.problems; }
   static int units_per_block(int) { return probe::kProbeThreads; }
+  static uint32_t run_flags(const Run &) { return 0; }
   static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, const int32_t *block_first,
-                    int count, int64_t units) {
+                    int count, int64_t units, uint32_t) {
     return probe::probe_launch(s, host, device, block_first, count, units);
   }
   static int vendor(bb::cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }
@@ -293,7 +294,7 @@ TYPED_TEST(InverseCore, MatchesHostGetrfAndInverts) {
       bb::cuda::Session s(device);
       ASSERT_EQ(s.status(), 0);
       EXPECT_EQ(bb::cuda::lu_launch(s, prec, bb::cuda::LuRoutine::getrf_getri, config, &run, nullptr, nullptr, 1,
-                                    bb::cuda::lu_units(run, config)),
+                                    bb::cuda::lu_units(run, config), 0),
                 0);
       double ms = 0;
       EXPECT_EQ(s.finish(ms), 0);

@@ -101,6 +101,13 @@ constexpr bool factor_blocked_run(int64_t problems, int64_t chunk_runs) {
 
 // Runs that travel in a launch's parameters (more go in a table in device memory).
 constexpr int kFactorInlineRuns = 8;
+// What a launch may choose its kernel by, from its runs (the adapters' run_flags; a launch gets
+// the bits all its runs have, worked out while the runs are planned, not by a pass over them).
+// Row-major with ld * element bytes a multiple of 16: rows that can move in 16-byte pieces.
+constexpr uint32_t kFactorRowsOn16Bytes = 1u;
+inline uint32_t factor_run_flags(const FactorRun &r, int elem_bytes) {
+  return r.row_major && int64_t(r.A.ld) * elem_bytes % 16 == 0 ? kFactorRowsOn16Bytes : 0u;
+}
 // Lanes a register kernel gives one problem of side K (potrf, geqrf): K rounded up to a power of
 // two; a side of 24 takes a warp, its last 8 lanes holding nothing.
 constexpr int register_lanes(int side) { return side <= 2 ? side : 2 * register_lanes((side + 1) / 2); }

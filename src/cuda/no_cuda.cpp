@@ -85,7 +85,8 @@ int getrf_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.statu
 int getrf_getri_blocked(Session &s, DevPrec, const FactorRun &, bool) { return s.status(); }
 int getrf_unblocked(Session &s, DevPrec, const FactorRun &) { return s.status(); }
 bool lu_one_pass(DevPrec, int) { return false; }
-int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t) {
+int lu_launch(Session &s, DevPrec, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, int, int64_t,
+              uint32_t) {
   return s.status();
 }
 int chol_config(DevPrec, int) { return 0; }

@@ -472,6 +472,7 @@ class DeviceRun {
     int64_t checked = 0;       // problems of vendor runs on device pointer arrays
     int64_t vendor = 0;        // vendor runs
     std::size_t scratch = 0;   // the largest scratch one of their skipped problems needs
+    uint32_t flags_lacking[A::kConfigs] = {};  // A::run_flags bits some run of the configuration lacks
   };
 
   // One chunk: its segments, where each starts among the chunk's problems, and its plan.
@@ -508,6 +509,7 @@ class DeviceRun {
     int64_t vendor_runs = 0;
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
+    uint32_t common_flags[A::kConfigs];  // the A::run_flags bits every run of configuration c has
     // Bit c: configuration c's runs go into the chunk's merged launch (table in device memory
     // whatever their count). Decided with the counts (place_chunk).
     uint32_t merged = 0;
@@ -682,6 +684,7 @@ class DeviceRun {
         continue;
       }
       t.count[sg.config]++, t.units[sg.config] += sg.units;
+      t.flags_lacking[sg.config] |= ~A::run_flags(r);
     }
 #pragma omp barrier
   }
@@ -723,6 +726,7 @@ class DeviceRun {
           config = kRunNothing;
         } else {
           t.count[config]++, t.units[config] += units;
+          t.flags_lacking[config] |= ~A::run_flags(r);
         }
       }
       dg.where = where;
@@ -740,7 +744,8 @@ class DeviceRun {
     for (int t = 1; t <= w; ++t) {
       Tally here = ch.tally[t];
       ch.tally[t] = sum;
-      for (int c = 0; c < A::kConfigs; ++c) sum.count[c] += here.count[c], sum.units[c] += here.units[c];
+      for (int c = 0; c < A::kConfigs; ++c)
+        sum.count[c] += here.count[c], sum.units[c] += here.units[c], sum.flags_lacking[c] |= here.flags_lacking[c];
       sum.block += here.block, sum.skipped += here.skipped, sum.checked += here.checked, sum.vendor += here.vendor;
       sum.scratch = std::max(sum.scratch, here.scratch);
     }
@@ -750,6 +755,7 @@ class DeviceRun {
     ch.block_problems = sum.block;
     std::copy(sum.count, sum.count + A::kConfigs, ch.count);
     std::copy(sum.units, sum.units + A::kConfigs, ch.units);
+    for (int c = 0; c < A::kConfigs; ++c) ch.common_flags[c] = ~sum.flags_lacking[c];
     // The slot's layout: what is uploaded (the pointer block, then a table per configuration
     // with more runs than fit in the launch parameters), then the info channel's areas.
     decide_merged(s, ch);
@@ -970,12 +976,10 @@ class DeviceRun {
     for (int c = 0; c < A::kConfigs; ++c) {
       if (!ch.count[c] || (ch.merged >> c & 1u)) continue;
       const bool table = in_table(ch, c);
-      // The runs' host copy goes with a table too: a launch may pick its kernel from them
-      // (lu_row_pieces: the row-major pieces' instances).
-      if (A::launch(s, c, table ? reinterpret_cast<const Run *>(ch.host + ch.table_at[c]) : ch.inline_runs[c],
+      if (A::launch(s, c, table ? nullptr : ch.inline_runs[c],
                     table ? reinterpret_cast<const Run *>(ch.device + ch.table_at[c]) : nullptr,
                     table ? reinterpret_cast<const int32_t *>(ch.device + ch.blocks_at[c]) : nullptr,
-                    int(ch.count[c]), ch.units[c]))
+                    int(ch.count[c]), ch.units[c], ch.common_flags[c]))
         return s.status();
     }
     if (t0 > 0) t_kernels_ += omp_get_wtime() - t1;

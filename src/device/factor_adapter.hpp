@@ -212,14 +212,20 @@ struct FactorAdapter {
     else if constexpr (kGeqrf) return cuda::qr_units_per_block(config);
     else return cuda::lu_units_per_block(device_precision<T>(), kLu, config);
   }
+  // What a launch may choose its kernel by (cuda::factor_run_flags; getrf and getri only). The
+  // chunk gives each launch the bits all its runs have (`common`), however many runs it holds.
+  static uint32_t run_flags(const Run &r) {
+    if constexpr (kPotrf || kGeqrf) return 0;
+    else return cuda::factor_run_flags(r, int(sizeof(T)));
+  }
   static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
-                    int count, int64_t units) {
+                    int count, int64_t units, uint32_t common) {
     if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
     else if constexpr (kPotrf)
       return cuda::chol_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
     else if constexpr (kGeqrf)
       return cuda::qr_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
-    else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units);
+    else return cuda::lu_launch(s, device_precision<T>(), kLu, config, host, device, block_first, count, units, common);
   }
   // An adapter-driven run: the vendor library, or the blocked algorithm.
   static int vendor(cuda::Session &s, const Run &r) {

@@ -150,8 +150,10 @@ struct Adapter<GemmCall<T>> {
   // Units (team tasks) of a run under a configuration, and units per thread block.
   static int64_t units(const Run &r, int config) { return cuda::gemm_units(r, shapes()[config]); }
   static int units_per_block(int config) { return std::max(shapes()[config].teams_per_block, 1); }
+  // No kernel choice by the runs' flags (run_flags: none; launch's `common` unused).
+  static uint32_t run_flags(const Run &) { return 0; }
   static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
-                    int count, int64_t units) {
+                    int count, int64_t units, uint32_t /*common*/) {
     return cuda::gemm_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
   }
   static bool mergeable(int config) { return shapes()[config].mergeable; }

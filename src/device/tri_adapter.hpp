@@ -106,8 +106,9 @@ struct Adapter<TriangularCall<T, R>> {
   }
   static int64_t units(const Run &r, int config) { return cuda::tri_units(r, config); }
   static int units_per_block(int config) { return cuda::tri_units_per_block(device_precision<T>(), config); }
+  static uint32_t run_flags(const Run &) { return 0; }  // no kernel choice by them
   static int launch(cuda::Session &s, int config, const Run *host, const Run *device, const int32_t *block_first,
-                    int count, int64_t units) {
+                    int count, int64_t units, uint32_t /*common*/) {
     if constexpr (!gpu_arithmetic<T>) return s.fail(BLAS_BATCHED_ERR_DEVICE);
     else return cuda::tri_launch(s, device_precision<T>(), config, host, device, block_first, count, units);
   }

@@ -433,7 +433,8 @@ int getri_blocked_typed(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
     FactorRun one = r;
     one.unit_begin = 0, one.keep_codes = true;
     const int config = lu_codes_keeping_config(p, n);
-    return lu_launch(s, p, LuRoutine::getri, config, &one, nullptr, nullptr, 1, lu_units(one, config));
+    return lu_launch(s, p, LuRoutine::getri, config, &one, nullptr, nullptr, 1, lu_units(one, config),
+                     factor_run_flags(one, elem_bytes(p)));
   }
   void **work = static_cast<void **>(mem);
   int *perm = reinterpret_cast<int *>(static_cast<char *>(mem) + array_bytes);

@@ -187,7 +187,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     panel.columns_left = defer_left ? k - outer_at : k;
     const int kernel_width = jb <= kLuPanelNarrowWidth && lu_panel_left_over_narrow(p) ? kLuPanelNarrowWidth : nb;
     const int config = lu_panel_config(panel.m, jb, bytes, kernel_width);
-    return lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config));
+    return lu_launch(s, p, LuRoutine::getrf, config, &panel, nullptr, nullptr, 1, lu_units(panel, config), 0);
   };
   auto update = [&](int k, int jb, int right) {
     const int below = m - k - jb;
@@ -238,7 +238,7 @@ int getrf_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_backend
     const int runs = count;
     const int64_t all = units;
     count = 0, units = 0;
-    return runs ? lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, passes, nullptr, nullptr, runs, all) : s.status();
+    return runs ? lu_launch(s, p, LuRoutine::getrf, kLuDeferredSwaps, passes, nullptr, nullptr, runs, all, 0) : s.status();
   };
   blocks(0, mn, outer, [&](int k, int ob) {
     const int below = k + ob;
@@ -261,7 +261,8 @@ int getrf_getri_blocked(Session &s, DevPrec p, const FactorRun &r, bool vendor_b
   if (lu_getri_blocked(p, r.n)) return getri_blocked(s, p, inv, vendor_backend);
   // The shared kernels are the ones that keep codes (BLAS_BATCHED_LU_BLOCKED_MIN may block orders of 32 or less).
   const int config = lu_codes_keeping_config(p, r.n);
-  return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config));
+  return lu_launch(s, p, LuRoutine::getri, config, &inv, nullptr, nullptr, 1, lu_units(inv, config),
+                   factor_run_flags(inv, elem_bytes(p)));
 }
 
 int lu_codes_keeping_config(DevPrec p, int n) {
@@ -273,13 +274,14 @@ int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r) {
   FactorRun one = r;
   one.unit_begin = 0;
   const int config = lu_config(p, LuRoutine::getrf, r.m, r.n);
-  return lu_launch(s, p, LuRoutine::getrf, config, &one, nullptr, nullptr, 1, lu_units(one, config));
+  return lu_launch(s, p, LuRoutine::getrf, config, &one, nullptr, nullptr, 1, lu_units(one, config),
+                   factor_run_flags(one, elem_bytes(p)));
 }
 
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,
-              const int32_t *block_first, int count, int64_t units) {
+              const int32_t *block_first, int count, int64_t units, uint32_t common) {
   return by_precision(p, [&](auto x) {
-    return lu_launch_typed<decltype(x)>(s, r, config, table_host, table_device, block_first, count, units);
+    return lu_launch_typed<decltype(x)>(s, r, config, table_host, table_device, block_first, count, units, common);
   });
 }
 

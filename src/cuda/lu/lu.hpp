@@ -117,8 +117,9 @@ int getrf_unblocked(Session &s, DevPrec p, const FactorRun &r);
 
 // One launch of `config` over `count` runs (their unit_begin set): by value when count <=
 // kFactorInlineRuns (`table_host`), else a table in device memory with `block_first` (the run of
-// each block's first unit; `table_host` then its host copy, or null). Returns a status.
+// each block's first unit). `common`: the factor_run_flags bits every run has (0 claims none).
+// Returns a status.
 int lu_launch(Session &s, DevPrec p, LuRoutine r, int config, const FactorRun *table_host, const FactorRun *table_device,
-              const int32_t *block_first, int count, int64_t units);
+              const int32_t *block_first, int count, int64_t units, uint32_t common);
 
 }  // namespace bb::cuda

@@ -23,20 +23,9 @@ namespace bb::cuda {
 template <class S, int K>
 constexpr bool kLuStageable = lu_thread_stage(K * K * int(sizeof(S)));
 
-// Whether a launch of the rolled getrf or of getri_register takes its ROW_PIECES instance: every
-// run row-major with ld * sizeof(S) on 16 bytes (a problem whose pointer is not on 16 bytes still
-// goes element by element there), whether they go by value or in a table (table_host is then the
-// table's host copy). Without the runs on the host: the instance both layouts share.
-template <class S>
-bool lu_row_pieces(const FactorRun *table_host, int count) {
-  return table_host && count > 0 && std::all_of(table_host, table_host + count, [](const FactorRun &r) {
-           return r.row_major && int64_t(r.A.ld) * int64_t(sizeof(S)) % 16 == 0;
-         });
-}
-
 template <class S>
 int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *table_host, const FactorRun *table_device,
-                    const int32_t *block_first, int count, int64_t units) {
+                    const int32_t *block_first, int count, int64_t units, uint32_t common) {
   using CT = typename dev<S>::C;
   if (s.status() || units == 0 || count == 0) return s.status();
   FactorLaunch L;
@@ -50,28 +39,32 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
                                             !(lu_is_register(config) &&
                                             lu_one_pass(kPrec, lu_register_side(config))))) {
     // getrf's kernel, then getri's on its factors (getri's code replaces getrf's, SPEC 9.4).
-    if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units))
+    if (lu_launch_typed<S>(s, LuRoutine::getrf, config, table_host, table_device, block_first, count, units, common))
       return s.status();
-    return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units);
+    return lu_launch_typed<S>(s, LuRoutine::getri, config, table_host, table_device, block_first, count, units, common);
   }
   const bool getrf = routine == LuRoutine::getrf;
-  // The rolled getrf with rows of NR registers (lu_row_pieces: its row-major instance).
+  // The rolled getrf and getri_register take their ROW_PIECES instances where every run of the
+  // launch is row-major with ld * sizeof(S) on 16 bytes (a problem whose pointer is not on 16
+  // bytes still goes element by element there); else the instances both layouts share.
+  const bool row_pieces = common & kFactorRowsOn16Bytes;
+  // The rolled getrf with rows of NR registers (row_pieces: its row-major instance).
   auto rolled_getrf = [&](auto rows) {
     constexpr int K = kLuRegisterMax, NR = decltype(rows)::value, WPB = kLuRolledWarps;
     const int64_t blocks = (units + WPB - 1) / WPB;
     constexpr int bytes = GetrfRolledShape<S, K, NR>::shared_bytes();
     if constexpr (lu_rolled_row_pieces_built(kPrec, NR))
-      if (lu_row_pieces<S>(table_host, count)) return go(getrf_register_rolled<S, K, NR, true>, 32 * WPB, blocks, bytes);
+      if (row_pieces) return go(getrf_register_rolled<S, K, NR, true>, 32 * WPB, blocks, bytes);
     return go(getrf_register_rolled<S, K, NR>, 32 * WPB, blocks, bytes);
   };
-  // getri_register of side K (ROLLED: rows of NR registers; lu_row_pieces: its row-major instance).
+  // getri_register of side K (ROLLED: rows of NR registers; row_pieces: its row-major instance).
   auto register_getri = [&](auto side, auto warps, auto rolled, auto rows) {
     constexpr int K = decltype(side)::value, WPB = decltype(warps)::value, NR = decltype(rows)::value;
     constexpr bool ROLLED = decltype(rolled)::value;
     const int64_t blocks = (units + WPB - 1) / WPB;
     constexpr int bytes = WPB * getri_register_warp_bytes<S, K, ROLLED, NR>();
     if constexpr (lu_getri_row_pieces_built(kPrec, K, ROLLED, NR))
-      if (lu_row_pieces<S>(table_host, count)) return go(getri_register<S, K, WPB, ROLLED, NR, true>, 32 * WPB, blocks, bytes);
+      if (row_pieces) return go(getri_register<S, K, WPB, ROLLED, NR, true>, 32 * WPB, blocks, bytes);
     return go(getri_register<S, K, WPB, ROLLED, NR>, 32 * WPB, blocks, bytes);
   };
   using Rolled = std::true_type;
@@ -179,6 +172,6 @@ int lu_launch_typed(Session &s, LuRoutine routine, int config, const FactorRun *
 
 #define BB_LU_DECLARE(S, EXTERN)                                                                             \
   EXTERN template int lu_launch_typed<S>(Session &, LuRoutine, int, const FactorRun *, const FactorRun *, const int32_t *, \
-                                         int, int64_t);
+                                         int, int64_t, uint32_t);
 
 }  // namespace bb::cuda

@@ -1292,7 +1292,8 @@ void bad_strides_case(BLAS_Layout layout) {
 // on 16 bytes (ld a multiple of 16 bytes, no gap), groups with ld on 16 bytes and a gap of one
 // element between matrices (some start off 16 bytes), groups with ld one element off (for types
 // of 16 bytes or more: ld = n + 1, no pieces either way), and more groups of the orders 17..32
-// than a launch carries by value (their runs in a table), of several problems and of one.
+// than a launch carries by value (their runs in a table), of several problems and of one. The
+// instance a launch takes is not observable here (the same bits): these check the results.
 TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
   using T = typename TypeParam::type;
   const int per_piece = std::max(1, int(16 / sizeof(T)));
@@ -1304,7 +1305,7 @@ TYPED_TEST(GpuGetrf, RowMajorRowsOn16Bytes) {
   // goes in a call of its own; the groups with a gap (pieces for some matrices of a run only) in
   // another; and the many groups in a fourth (more runs of a configuration than the 8 a launch
   // carries by value, kFactorInlineRuns: a table in device memory), gaps and none alternating,
-  // and in a fifth of one problem each (the chunk's one-problem pass, device_run.hpp single_pass).
+  // and in a fifth of one problem each (one-problem runs in a table).
   enum Case { no_gap, gap_of_one, ld_off, many_groups, one_problem_groups };
   const std::vector<std::pair<int, int>> rolled_shapes = {{17, 17}, {20, 20}, {24, 24}, {28, 28}, {32, 32}, {20, 9}};
   for (Case c : {no_gap, gap_of_one, ld_off, many_groups, one_problem_groups}) {

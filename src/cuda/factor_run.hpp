@@ -105,8 +105,8 @@ constexpr int kFactorInlineRuns = 8;
 // the bits all its runs have, worked out while the runs are planned, not by a pass over them).
 // Row-major with ld * element bytes a multiple of 16: rows that can move in 16-byte pieces.
 constexpr uint32_t kFactorRowsOn16Bytes = 1u;
-inline uint32_t factor_run_flags(const FactorRun &r, int elem_bytes) {
-  return r.row_major && int64_t(r.A.ld) * elem_bytes % 16 == 0 ? kFactorRowsOn16Bytes : 0u;
+inline uint32_t factor_run_flags(const FactorRun &r, int element_bytes) {
+  return r.row_major && int64_t(r.A.ld) * element_bytes % 16 == 0 ? kFactorRowsOn16Bytes : 0u;
 }
 // Lanes a register kernel gives one problem of side K (potrf, geqrf): K rounded up to a power of
 // two; a side of 24 takes a warp, its last 8 lanes holding nothing.

@@ -80,7 +80,8 @@ inline bool strided_form_ok(const Segment &s, unsigned used, int operands, const
 }
 
 // One configuration's runs in a merged launch (an adapter with kMergedLaunch): its table and
-// blocks' first runs in device memory.
+// blocks' first runs in device memory. No run flags (A::launch's `common`): an adapter that
+// chooses kernels by them must not merge (gemm, the one that merges, has none).
 struct MergedPart {
   int config = 0, count = 0;
   int64_t units = 0;

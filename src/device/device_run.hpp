@@ -509,7 +509,7 @@ class DeviceRun {
     int64_t vendor_runs = 0;
     std::vector<cuda::PointerCheckRun> checks;  // segment i's, filled before the upload
     Run inline_runs[A::kConfigs][A::kInline];
-    uint32_t common_flags[A::kConfigs];  // the A::run_flags bits every run of configuration c has
+    uint32_t common_flags[A::kConfigs] = {};  // the A::run_flags bits every run of configuration c has
     // Bit c: configuration c's runs go into the chunk's merged launch (table in device memory
     // whatever their count). Decided with the counts (place_chunk).
     uint32_t merged = 0;

@@ -13,6 +13,7 @@ struct ProbeRun {
   int64_t unit_begin = 0, problems = 0;
   bb::cuda::DevOperand C;  // r64 matrices
   int *codes = nullptr;    // the run's info codes on the device
+  uint32_t flags = 0;      // what ProbeAdapter::run_flags reports (the driver's AND per launch)
 };
 constexpr int kProbeInline = 4, kProbeThreads = 256;
 // One launch over `count` runs (host table when count <= kProbeInline, else device table with

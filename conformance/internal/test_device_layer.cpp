@@ -32,14 +32,20 @@ struct ProbeAdapter : bb::device::Adapter<bb::GemmCall<double>> {
     Run r;
     r.problems = s.count, r.C = g.C;
     r.codes = place.codes ? place.codes + s.chunk_pos : nullptr;
+    r.flags = s.group == flagless_group ? 0u : 1u;
     return r;
   }
+  // Run flags (what a launch may choose its kernel by): bit 0 on every run but flagless_group's;
+  // each launch's `common` (the bits all its runs have) is recorded.
+  static inline int flagless_group = -1;
+  static inline std::vector<uint32_t> launch_common;
+  static uint32_t run_flags(const Run &r) { return r.flags; }
   static int plan_config(const Group &, const bb::device::Segment &, const Run &) { return 0; }
   static int64_t units(const Run &r, int) { return r.problems; }
   static int units_per_block(int) { return probe::kProbeThreads; }
-  static uint32_t run_flags(const Run &) { return 0; }
   static int launch(bb::cuda::Session &s, int, const Run *host, const Run *device, const int32_t *block_first,
-                    int count, int64_t units, uint32_t) {
+                    int count, int64_t units, uint32_t common) {
+    launch_common.push_back(common);
     return probe::probe_launch(s, host, device, block_first, count, units);
   }
   static int vendor(bb::cuda::Session &s, const Run &) { return s.fail(BLAS_BATCHED_ERR_DEVICE); }
@@ -112,8 +118,15 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
   const int64_t expected_failures = std::count_if(expect.begin(), expect.end(), [](int64_t v) { return v != 0; });
   ASSERT_GT(expected_failures, 2 * bb::device::kInfoCopied);
 
+  // The run flags: the launch holding a flagless group gets common without bit 0, every other
+  // launch with it. A one-problem group in the middle of a chunk (its runs spread over the
+  // team's threads: their tallies combined), then the first group (two chunks in the full run:
+  // each chunk's tally starts afresh).
+  const int middle_group = 1 + 10000;
   for (const bool with_info : {true, false}) {
     SCOPED_TRACE(with_info ? "info array" : "info NULL");
+    ProbeAdapter::flagless_group = with_info ? middle_group : 0;
+    ProbeAdapter::launch_common.clear();
     std::vector<int> info(P, 12345);
     call.info = with_info ? info.data() : nullptr;
     std::vector<bb::device::DeviceGroup> groups;
@@ -133,8 +146,16 @@ TEST_F(DeviceLayer, InfoChannelThroughTheDriver) {
     std::vector<double> after(host_c.size());
     c.read(0, after.data(), after.size() * sizeof(double));
     EXPECT_TRUE(after == host_c) << "the probe only reads C";
+    const std::vector<uint32_t> &common = ProbeAdapter::launch_common;
+    const int64_t flagless = std::count(common.begin(), common.end(), 0u);
+    const int64_t flagless_chunks = with_info ? 1 : (sizes[0] + bb::device::kFirstChunk - 1) / bb::device::kFirstChunk;
+    EXPECT_EQ(flagless, flagless_chunks) << "launches whose common lacks the flagless group's bit";
+    EXPECT_EQ(std::count(common.begin(), common.end(), 1u), int64_t(common.size()) - flagless)
+        << "the other launches: bit 0, the one bit all their runs have";
+    EXPECT_GE(common.size(), 3u) << "a launch per chunk";
     EXPECT_NO_CUDA_ERROR();
   }
+  ProbeAdapter::flagless_group = -1;
   conf::count_checked("device info channel", long(P));
 }
 

@@ -108,7 +108,7 @@ if has shards; then
   suites=(${SHARD_SUITES:?shards needs SHARD_SUITES})  # every suite's shards run at once
   shard_threads=${SHARD_THREADS:-$(( $(nproc) / (${SHARDS:-8} * ${#suites[@]}) ))}
   [ "$shard_threads" -ge 1 ] || shard_threads=1
-  for suite in ${SHARD_SUITES:?shards needs SHARD_SUITES}; do
+  for suite in "${suites[@]}"; do
     for ((i = 0; i < ${SHARDS:-8}; i++)); do
       OMP_NUM_THREADS=$shard_threads OPENBLAS_NUM_THREADS=$shard_threads \
       GTEST_TOTAL_SHARDS=${SHARDS:-8} GTEST_SHARD_INDEX=$i BB_GPU_REDUCED=${SHARD_REDUCED:-} \

@@ -30,6 +30,8 @@
 // Without a GPU every test skips (gpu_common.hpp); BB_GPU_REDUCED=1 shrinks it for sanitizers.
 #include "gpu_common.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
@@ -1168,6 +1170,56 @@ TYPED_TEST(GpuGetrf, DevicePointerArrays) {
       run.verify_untouched(rc, r == Routine::getrf ? -kGetrfIpiv : -kGetriIpiv);
     }
     if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Groups of one problem each on device pointer arrays, more of them than a call plans on one
+// thread (kParallelProblems, 4096: since s57 such a call plans its segments over a thread team
+// even though the host reads no pointer; before, 217013 groups took about 35 ms on one thread):
+// orders 1..32, rectangles and a few blocked orders, every fourth problem singular, NULL
+// entries among them. Checked against the reference, and the same info and bits as the same
+// call on host pointer arrays. The team needs threads: at least 4 here, whatever the shard's
+// OMP_NUM_THREADS (gpu-check's shards run one thread each).
+TYPED_TEST(GpuGetrf, ManyOneProblemGroupsOnDeviceArrays) {
+  using T = typename TypeParam::type;
+  if (is_quad<T>) GTEST_SKIP() << "r128 / c128 with device pointer arrays: UNSUPPORTED (DevicePointerArrays)";
+  const int threads_before = omp_get_max_threads();
+  omp_set_num_threads(std::max(4, threads_before));
+  struct Restore {
+    int n;
+    ~Restore() { omp_set_num_threads(n); }
+  } restore{threads_before};
+  for (BLAS_Layout layout : kLayouts) {
+    LuRun<T> run(layout, "one-problem groups on device pointer arrays");
+    const int groups = 4600;  // reduced too: below 4096 the team is not used
+    for (int g = 0; g < groups; ++g) {
+      const int n = g % 97 == 13 ? 40 : 1 + g % 32, m = g % 7 == 5 ? std::max(1, n - 3) : g % 7 == 6 ? n + 2 : n;
+      run.add(m, n, 1, [layout, g](int mm, int nn, int pad, int) {
+        return g % 4 == 3 && nn > 0 ? dominant_problem<T>(mm, nn, layout, pad, {random_int(0, std::min(mm, nn) - 1)})
+                                    : dominant_problem<T>(mm, nn, layout, pad);
+      });
+    }
+    run.set_null_a(Routine::getrf, 10), run.set_null_ipiv(Routine::getrf, 2222), run.set_null_a(Routine::getri, 1500);
+    run.upload();
+    run.run(Routine::getrf, on("native"));
+    const std::vector<int> info_f = run.info();
+    const auto out_f = run.outputs();
+    run.run(Routine::getri, on("native"));
+    const std::vector<int> info_i = run.info();
+    const auto out_i = run.outputs();
+    for (Mem info : {Mem::device, Mem::host}) {
+      SCOPED_TRACE(std::string("info in ") + (info == Mem::device ? "device" : "host") + " memory");
+      CallOpts o = on("native");
+      o.device_arrays = true, o.info = info;
+      run.upload();
+      run.run(Routine::getrf, o);
+      EXPECT_EQ(run.info(), info_f) << "getrf info with device pointer arrays vs host ones";
+      EXPECT_TRUE(run.outputs() == out_f) << "getrf factors or pivots with device pointer arrays differ from those with host arrays";
+      run.run(Routine::getri, o);
+      EXPECT_EQ(run.info(), info_i) << "getri info with device pointer arrays vs host ones";
+      EXPECT_TRUE(run.outputs() == out_i) << "getri results with device pointer arrays differ from those with host arrays";
+      if (::testing::Test::HasFailure()) return;
+    }
   }
 }
 

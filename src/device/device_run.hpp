@@ -254,9 +254,13 @@ class DeviceRun {
         Chunk &ch = w.b->ch;
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
         // Without host pointer arrays the host has nothing per problem to do but write a host
-        // info's zeros; a thread team pays its wake-up only when there are many.
+        // info's zeros; a thread team pays its wake-up only when there are many. Each group
+        // costs about a problem's pointer pass whatever the arrays (its segment is described,
+        // planned and placed): 217013 one-problem groups on device pointer arrays took about
+        // 35 ms on one thread (s56).
         const bool host_pass = c_.addressing == Addressing::host_arrays || (c_.info && start[n] >= kParallelInfo);
-        w.team = start[n] >= kParallelProblems && host_pass ? omp_get_max_threads() : 1;
+        const int64_t host_work = (host_pass ? start[n] : 0) + n;
+        w.team = host_work >= kParallelProblems ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         // The span's codes and list in the pool; none to be had leaves them to the slots.
         ch.span_cap = 0, ch.span_pending = false;

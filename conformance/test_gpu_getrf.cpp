@@ -1174,7 +1174,7 @@ TYPED_TEST(GpuGetrf, DevicePointerArrays) {
 }
 
 // Groups of one problem each on device pointer arrays, more of them than a call plans on one
-// thread (kParallelProblems, 4096: since s57 such a call plans its segments over a thread team
+// thread (kParallelGroups, 256: since s57 such a call plans its segments over a thread team
 // even though the host reads no pointer; before, 217013 groups took about 35 ms on one thread):
 // orders 1..32, rectangles and a few blocked orders, every fourth problem singular, NULL
 // entries among them. Checked against the reference, and the same info and bits as the same
@@ -1191,7 +1191,7 @@ TYPED_TEST(GpuGetrf, ManyOneProblemGroupsOnDeviceArrays) {
   } restore{threads_before};
   for (BLAS_Layout layout : kLayouts) {
     LuRun<T> run(layout, "one-problem groups on device pointer arrays");
-    const int groups = 4600;  // reduced too: below 4096 the team is not used
+    const int groups = 1500;  // reduced too: below kParallelGroups the team is not used
     for (int g = 0; g < groups; ++g) {
       const int n = g % 97 == 13 ? 40 : 1 + g % 32, m = g % 7 == 5 ? std::max(1, n - 3) : g % 7 == 6 ? n + 2 : n;
       run.add(m, n, 1, [layout, g](int mm, int nn, int pad, int) {
@@ -1199,7 +1199,7 @@ TYPED_TEST(GpuGetrf, ManyOneProblemGroupsOnDeviceArrays) {
                                     : dominant_problem<T>(mm, nn, layout, pad);
       });
     }
-    run.set_null_a(Routine::getrf, 10), run.set_null_ipiv(Routine::getrf, 2222), run.set_null_a(Routine::getri, 1500);
+    run.set_null_a(Routine::getrf, 10), run.set_null_ipiv(Routine::getrf, 1111), run.set_null_a(Routine::getri, 1400);
     run.upload();
     run.run(Routine::getrf, on("native"));
     const std::vector<int> info_f = run.info();

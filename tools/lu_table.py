@@ -7,12 +7,13 @@ against cuBLAS (native), and for the inverse the ratio to getrf + getri as two c
 group API (native-two-calls against native, both on host pointer arrays).
 Ratios are cuBLAS's time (getriBatched with its copy back into A) over the library's.
 residual: the largest scaled residual of the library's rows (bench --check: about 10 or less is right).
-Usage: tools/lu_table.py CSV...   (markdown on stdout)"""
+Usage: tools/lu_table.py [--compact] CSV...   (markdown on stdout)"""
 import csv
 import sys
 
+compact = '--compact' in sys.argv
 rows = {}
-for path in sys.argv[1:]:
+for path in (a for a in sys.argv[1:] if a != '--compact'):
     for r in csv.DictReader(open(path)):
         rows[(r['routine'], r['prec'], int(r['n']), r['backend'])] = r
 
@@ -25,6 +26,39 @@ def cell(v, fmt):
     return fmt.format(v) if v is not None else '-'
 
 
+def compact_tables():
+    # One table per routine, precisions down and orders across; a cell: the kernel's % of copy
+    # bandwidth / its ratio to cuBLAS (the inverse: / the group API call's ratio to two calls).
+    for routine in ('getrf', 'getri', 'getrf_getri'):
+        precs = sorted({k[1] for k in rows if k[0] == routine}, key=lambda p: (p[1:], p), reverse=True)
+        orders = sorted({k[2] for k in rows if k[0] == routine})
+        if not precs:
+            continue
+        kernel_row = 'native-devptr' if routine == 'getrf_getri' else 'native-strided'
+        print(f'\n### {routine}: kernel % of copy bandwidth / x cuBLAS' +
+              (' / x two calls' if routine == 'getrf_getri' else '') + '\n')
+        print('| prec | ' + ' | '.join(str(n) for n in orders) + ' |')
+        print('|---' * (len(orders) + 1) + '|')
+        for prec in precs:
+            cells = []
+            for n in orders:
+                get = lambda b: rows.get((routine, prec, n, b))
+                k, vendor = get(kernel_row), get('cublas-direct')
+                if not k:
+                    cells.append('')
+                    continue
+                text = cell(num(k, 'kernel_pct_bw'), '{:.0f}')
+                if vendor:
+                    text += ' / ' + cell(num(vendor, 'time_ms') / num(k, 'kernel_ms'), '{:.2f}')
+                if routine == 'getrf_getri' and get('native-two-calls') and get('native'):
+                    text += ' / ' + cell(num(get('native-two-calls'), 'time_ms') / num(get('native'), 'time_ms'), '{:.2f}')
+                cells.append(text)
+            print(f'| {prec} | ' + ' | '.join(cells) + ' |')
+
+
+if compact:
+    compact_tables()
+    sys.exit(0)
 for routine in ('getrf', 'getri', 'getrf_getri'):
     keys = sorted({(k[1], k[2]) for k in rows if k[0] == routine}, key=lambda k: (k[0][1:], k[0], k[1]))
     if not keys:

@@ -76,6 +76,10 @@ constexpr std::size_t kKeptGroups = 262144;
 // about 10 GB/s, a team at about 90 plus its wake-up: r64 n = 64 (7629 problems) spent 31 us
 // scanning on one thread (H200 host, 2026-11-28).
 constexpr int64_t kParallelProblems = 4096;
+// From this many device groups a call plans them over a thread team whatever its arrays: a
+// group costs about 0.2 us on one thread (its segment described, planned and placed: 217013
+// one-problem groups on device pointer arrays, 47 ms; s57), a team's wake-up tens of us.
+constexpr int64_t kParallelGroups = 256;
 // Strided calls and device pointer arrays: a host info's zeros are written by a thread team
 // from this many problems.
 constexpr int64_t kParallelInfo = int64_t(1) << 20;
@@ -254,13 +258,10 @@ class DeviceRun {
         Chunk &ch = w.b->ch;
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
         // Without host pointer arrays the host has nothing per problem to do but write a host
-        // info's zeros; a thread team pays its wake-up only when there are many. Each group
-        // costs about a problem's pointer pass whatever the arrays (its segment is described,
-        // planned and placed): 217013 one-problem groups on device pointer arrays took about
-        // 35 ms on one thread (s56).
+        // info's zeros; a thread team pays its wake-up only when there are many. Groups cost the
+        // host work whatever the arrays (kParallelGroups).
         const bool host_pass = c_.addressing == Addressing::host_arrays || (c_.info && start[n] >= kParallelInfo);
-        const int64_t host_work = (host_pass ? start[n] : 0) + n;
-        w.team = host_work >= kParallelProblems ? omp_get_max_threads() : 1;
+        w.team = (host_pass && start[n] >= kParallelProblems) || n >= kParallelGroups ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         // The span's codes and list in the pool; none to be had leaves them to the slots.
         ch.span_cap = 0, ch.span_pending = false;

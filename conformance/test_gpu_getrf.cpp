@@ -1174,12 +1174,12 @@ TYPED_TEST(GpuGetrf, DevicePointerArrays) {
 }
 
 // Groups of one problem each on device pointer arrays, more of them than a call plans on one
-// thread (kParallelGroups, 256: since s57 such a call plans its segments over a thread team
-// even though the host reads no pointer; before, 217013 groups took about 35 ms on one thread):
+// thread (kParallelDeviceGroups, 256: since s57 such a call plans its segments over a thread
+// team even though the host reads no pointer; before, 217013 groups took 32-58 ms on one thread):
 // orders 1..32, rectangles and a few blocked orders, every fourth problem singular, NULL
 // entries among them. Checked against the reference, and the same info and bits as the same
 // call on host pointer arrays. The team needs threads: at least 4 here, whatever the shard's
-// OMP_NUM_THREADS (gpu-check's shards run one thread each).
+// OMP_NUM_THREADS (gpu-check's shards may run one each). One chunk (at most 16384 groups).
 TYPED_TEST(GpuGetrf, ManyOneProblemGroupsOnDeviceArrays) {
   using T = typename TypeParam::type;
   if (is_quad<T>) GTEST_SKIP() << "r128 / c128 with device pointer arrays: UNSUPPORTED (DevicePointerArrays)";
@@ -1191,7 +1191,7 @@ TYPED_TEST(GpuGetrf, ManyOneProblemGroupsOnDeviceArrays) {
   } restore{threads_before};
   for (BLAS_Layout layout : kLayouts) {
     LuRun<T> run(layout, "one-problem groups on device pointer arrays");
-    const int groups = 1500;  // reduced too: below kParallelGroups the team is not used
+    const int groups = 1500;  // reduced too: below kParallelDeviceGroups the team is not used
     for (int g = 0; g < groups; ++g) {
       const int n = g % 97 == 13 ? 40 : 1 + g % 32, m = g % 7 == 5 ? std::max(1, n - 3) : g % 7 == 6 ? n + 2 : n;
       run.add(m, n, 1, [layout, g](int mm, int nn, int pad, int) {

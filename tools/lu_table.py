@@ -50,6 +50,8 @@ def compact_tables():
                 text = cell(num(k, 'kernel_pct_bw'), '{:.0f}')
                 if vendor:
                     text += ' / ' + cell(num(vendor, 'time_ms') / num(k, 'kernel_ms'), '{:.2f}')
+                elif routine == 'getrf_getri':
+                    text += ' / -'  # no cuBLAS routine in this precision
                 if routine == 'getrf_getri' and get('native-two-calls') and get('native'):
                     text += ' / ' + cell(num(get('native-two-calls'), 'time_ms') / num(get('native'), 'time_ms'), '{:.2f}')
                 cells.append(text)

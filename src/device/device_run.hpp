@@ -79,7 +79,7 @@ constexpr int64_t kParallelProblems = 4096;
 // From this many device groups a call plans them over a thread team whatever its arrays: a
 // group costs about 0.2 us on one thread (its segment described, planned and placed: 217013
 // one-problem groups on device pointer arrays, 47 ms; s57), a team's wake-up tens of us.
-constexpr int64_t kParallelGroups = 256;
+constexpr int64_t kParallelDeviceGroups = 256;
 // Strided calls and device pointer arrays: a host info's zeros are written by a thread team
 // from this many problems.
 constexpr int64_t kParallelInfo = int64_t(1) << 20;
@@ -259,9 +259,9 @@ class DeviceRun {
         ch.segs.resize(most), ch.starts.resize(most + 1), ch.desc.resize(most);
         // Without host pointer arrays the host has nothing per problem to do but write a host
         // info's zeros; a thread team pays its wake-up only when there are many. Groups cost the
-        // host work whatever the arrays (kParallelGroups).
+        // host work whatever the arrays (kParallelDeviceGroups).
         const bool host_pass = c_.addressing == Addressing::host_arrays || (c_.info && start[n] >= kParallelInfo);
-        w.team = (host_pass && start[n] >= kParallelProblems) || n >= kParallelGroups ? omp_get_max_threads() : 1;
+        w.team = (host_pass && start[n] >= kParallelProblems) || n >= kParallelDeviceGroups ? omp_get_max_threads() : 1;
         ch.tally.assign(std::size_t(w.team) + 1, Tally{});
         // The span's codes and list in the pool; none to be had leaves them to the slots.
         ch.span_cap = 0, ch.span_pending = false;
@@ -423,7 +423,13 @@ class DeviceRun {
       }
 #pragma omp barrier
       // Host memory the GPU never reads: a host info's zeros are written while the chunk runs.
-      if (late_zeros()) for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { zero_info(ch.segs[i], a, b); });
+      if (late_zeros() && c_.info) {
+        for_my_share(ch, [&](std::size_t i, int64_t a, int64_t b) { zero_info(ch.segs[i], a, b); });
+        // The next chunk's `single` rewrites the chunk (nseg, starts) these shares are read from,
+        // and a single has no barrier on entry (helper 104: a strided call of more than a span
+        // could lose zeros of its first chunk).
+#pragma omp barrier
+      }
       if (status) break;
     }
     // A device info that the kernels (and for device pointer arrays the check pass) wrote in
